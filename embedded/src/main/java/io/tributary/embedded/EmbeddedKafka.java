@@ -1,0 +1,102 @@
+package io.tributary.embedded;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node Kafka (KRaft, combined broker and controller) running inside this JVM.
+ *
+ * <p>Used by the launcher's embedded default and by tests when no Docker engine and no external broker is
+ * available. It is a real broker on a loopback port: clients talk to it over the network exactly as to any
+ * other cluster. Replication factors of the internal topics are 1, so consumer groups and transactions work
+ * with one node.
+ *
+ * <p>Thread-safe; {@link #close()} stops the broker and, unless a data directory was given, deletes its logs.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
+
+    /** Broker settings that a one-node cluster needs, or groups and transactions hang. */
+    static final Map<String, String> ONE_NODE_SETTINGS = Map.of(
+        "offsets.topic.replication.factor", "1",
+        "offsets.topic.num.partitions", "4",
+        "transaction.state.log.replication.factor", "1",
+        "transaction.state.log.min.isr", "1",
+        "transaction.state.log.num.partitions", "4",
+        "group.initial.rebalance.delay.ms", "0",
+        "auto.create.topics.enable", "false",
+        "log.cleaner.backoff.ms", "1000");
+
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    /**
+     * Starts a broker whose logs live in a temporary directory deleted on close.
+     *
+     * @throws EmbeddedServiceException if the broker does not start
+     */
+    public static EmbeddedKafka start() {
+        return start(Optional.empty());
+    }
+
+    /**
+     * Starts a broker.
+     *
+     * @param dataDirectory where the logs live; kept on close so a restart finds its topics. Empty: a temporary
+     *     directory deleted on close.
+     * @throws EmbeddedServiceException if the broker does not start
+     */
+    public static EmbeddedKafka start(Optional<Path> dataDirectory) {
+        Objects.requireNonNull(dataDirectory, "dataDirectory");
+        long started = System.nanoTime();
+        try {
+            TestKitNodes.Builder nodes = new TestKitNodes.Builder()
+                .setCombined(true)
+                .setNumBrokerNodes(1)
+                .setNumControllerNodes(1);
+            dataDirectory.ifPresent(nodes::setBaseDirectory);
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes.build())
+                .setDeleteOnClose(dataDirectory.isEmpty());
+            ONE_NODE_SETTINGS.forEach(builder::setConfigProp);
+            KafkaClusterTestKit cluster = builder.build();
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+            LOG.info("Embedded Kafka ready at {} in {} ms", cluster.bootstrapServers(),
+                (System.nanoTime() - started) / 1_000_000);
+            return new EmbeddedKafka(cluster);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedServiceException("Interrupted while starting embedded Kafka", e);
+        } catch (Exception e) {
+            throw new EmbeddedServiceException("Embedded Kafka did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:39021}. */
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    @Override
+    public void close() {
+        try {
+            cluster.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedServiceException("Interrupted while stopping embedded Kafka", e);
+        } catch (Exception e) {
+            throw new EmbeddedServiceException("Embedded Kafka did not stop cleanly: " + e.getMessage(), e);
+        }
+    }
+}
