@@ -1,0 +1,142 @@
+package io.tributary.storage.groups;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The sync rules groups in storage: create, move through their lifecycle, clear.
+ *
+ * <p>Every method is one short transaction of its own on the given connection (which must be in auto-commit
+ * mode on entry; it is restored). Transitions are compare-and-set on the current state, so two processes
+ * racing to move a group cannot both win. Stateless and thread-safe; connections are not.
+ */
+public final class SyncRulesGroups {
+
+    private static final String COLUMNS =
+        "group_id, content, state, checkpoint_op_id, checkpoint_lsn::text, checkpoint_epoch";
+
+    private SyncRulesGroups() {
+    }
+
+    /**
+     * Stores a new group in state PROCESSING and creates its storage partitions.
+     *
+     * @return the new group
+     */
+    public static SyncRulesGroup create(Connection connection, String content) throws SQLException {
+        return inTransaction(connection, () -> {
+            long id;
+            try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO tributary.sync_rules (content, state) VALUES (?, 'PROCESSING') RETURNING group_id")) {
+                insert.setString(1, content);
+                try (ResultSet rs = insert.executeQuery()) {
+                    rs.next();
+                    id = rs.getLong(1);
+                }
+            }
+            try (Statement ddl = connection.createStatement()) {
+                ddl.execute("CREATE TABLE tributary.bucket_data_g" + id
+                    + " PARTITION OF tributary.bucket_data FOR VALUES IN (" + id + ")");
+                ddl.execute("CREATE TABLE tributary.current_data_g" + id
+                    + " PARTITION OF tributary.current_data FOR VALUES IN (" + id + ")");
+            }
+            return new SyncRulesGroup(id, content, GroupState.PROCESSING, Optional.empty());
+        });
+    }
+
+    /** The group with this id. */
+    public static Optional<SyncRulesGroup> find(Connection connection, long id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+            "SELECT " + COLUMNS + " FROM tributary.sync_rules WHERE group_id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Every group, oldest first. */
+    public static List<SyncRulesGroup> list(Connection connection) throws SQLException {
+        List<SyncRulesGroup> groups = new ArrayList<>();
+        try (Statement select = connection.createStatement();
+             ResultSet rs = select.executeQuery("SELECT " + COLUMNS + " FROM tributary.sync_rules ORDER BY group_id")) {
+            while (rs.next()) {
+                groups.add(read(rs));
+            }
+        }
+        return groups;
+    }
+
+    /**
+     * Moves a group from {@code from} to {@code to}.
+     *
+     * @return false if the group was no longer in {@code from} (another process moved it first)
+     * @throws IllegalStateException if {@code from -> to} is not a legal transition
+     */
+    public static boolean transition(Connection connection, long id, GroupState from, GroupState to)
+        throws SQLException {
+        from.requireTransitionTo(to);
+        try (PreparedStatement update = connection.prepareStatement(
+            "UPDATE tributary.sync_rules SET state = ?, state_changed_at = now() WHERE group_id = ? AND state = ?")) {
+            update.setString(1, to.name());
+            update.setLong(2, id);
+            update.setString(3, from.name());
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Drops the storage partitions of a TERMINATED group: constant time whatever their size.
+     *
+     * @throws IllegalStateException if the group is not TERMINATED
+     */
+    public static void clear(Connection connection, long id) throws SQLException {
+        inTransaction(connection, () -> {
+            SyncRulesGroup group = find(connection, id)
+                .orElseThrow(() -> new IllegalArgumentException("No sync rules group " + id));
+            if (group.state() != GroupState.TERMINATED) {
+                throw new IllegalStateException("Only a TERMINATED group can be cleared; group " + id + " is "
+                    + group.state());
+            }
+            try (Statement ddl = connection.createStatement()) {
+                ddl.execute("DROP TABLE IF EXISTS tributary.bucket_data_g" + id);
+                ddl.execute("DROP TABLE IF EXISTS tributary.current_data_g" + id);
+                ddl.execute("UPDATE tributary.sync_rules SET cleared_at = now() WHERE group_id = " + id);
+            }
+            return null;
+        });
+    }
+
+    private static SyncRulesGroup read(ResultSet rs) throws SQLException {
+        long opId = rs.getLong(4);
+        Optional<Checkpoint> checkpoint = rs.wasNull()
+            ? Optional.empty()
+            : Optional.of(new Checkpoint(opId, rs.getString(5), rs.getLong(6)));
+        return new SyncRulesGroup(rs.getLong(1), rs.getString(2), GroupState.valueOf(rs.getString(3)), checkpoint);
+    }
+
+    private interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    private static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            T result = work.run();
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+}

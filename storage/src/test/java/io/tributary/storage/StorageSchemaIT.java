@@ -1,0 +1,95 @@
+package io.tributary.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.storage.schema.SchemaVersionException;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+@RealServices
+class StorageSchemaIT {
+
+    @Test
+    void concurrentStartsMigrateOnce(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> starts = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                starts.add(pool.submit(() -> {
+                    try (Connection c = db.connect()) {
+                        return Migrations.migrate(c);
+                    }
+                }));
+            }
+            for (Future<Integer> start : starts) {
+                assertThat(start.get()).isEqualTo(Migrations.ALL.size());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM tributary.schema_version")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(Migrations.ALL.size());
+        }
+    }
+
+    @Test
+    void aNewerSchemaRefusesToStart(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        try (Connection c = db.connect()) {
+            Migrations.migrate(c);
+            c.createStatement().execute("INSERT INTO tributary.schema_version (version, name) VALUES (999, 'x')");
+            assertThatThrownBy(() -> Migrations.migrate(c))
+                .isInstanceOf(SchemaVersionException.class)
+                .hasMessageContaining("version 999");
+        }
+    }
+
+    @Test
+    void clearingATerminatedGroupDropsItsPartitions(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        try (Connection c = db.connect()) {
+            Migrations.migrate(c);
+            SyncRulesGroup group = SyncRulesGroups.create(c, "bucket_definitions: {}");
+            c.createStatement().execute("INSERT INTO tributary.bucket_data VALUES (" + group.id()
+                + ", 'global[]', 1, 1, 'items', '1', 42, '{\"id\":\"1\"}')");
+            assertThat(partitions(c, group.id())).isEqualTo(2);
+
+            assertThatThrownBy(() -> SyncRulesGroups.clear(c, group.id()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("PROCESSING");
+            assertThat(SyncRulesGroups.transition(c, group.id(), GroupState.PROCESSING, GroupState.STOP)).isTrue();
+            assertThat(SyncRulesGroups.transition(c, group.id(), GroupState.PROCESSING, GroupState.ACTIVE)).isFalse();
+            assertThat(SyncRulesGroups.transition(c, group.id(), GroupState.STOP, GroupState.TERMINATED)).isTrue();
+            SyncRulesGroups.clear(c, group.id());
+
+            assertThat(partitions(c, group.id())).isZero();
+            assertThat(SyncRulesGroups.find(c, group.id()).orElseThrow().state()).isEqualTo(GroupState.TERMINATED);
+        }
+    }
+
+    private static int partitions(Connection c, long groupId) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'tributary' AND tablename IN ('bucket_data_g"
+                + groupId + "', 'current_data_g" + groupId + "')")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}
