@@ -1,0 +1,123 @@
+package io.tributary.syncrules;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.syncrules.internals.eval.BucketDefinition;
+import io.tributary.syncrules.internals.eval.CompiledRules;
+import io.tributary.syncrules.internals.eval.RowJson;
+import io.tributary.syncrules.internals.eval.RulesCompiler;
+import io.tributary.syncrules.internals.yaml.DefinitionSource;
+import io.tributary.syncrules.internals.yaml.RulesYaml;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A parsed and compiled sync rules document (see the package documentation for the language).
+ *
+ * <p>Parsing checks everything that can be checked without data and fails with every problem found, each at its
+ * line and column. Evaluation never parses SQL: each data query is compiled once into resolved column accessors,
+ * and the queries reading a source table are resolved once per table name.
+ *
+ * <p>Immutable and thread-safe: one instance can evaluate rows from many threads.
+ */
+public final class SyncRules {
+
+    private final String yaml;
+    private final CompiledRules rules;
+
+    private SyncRules(String yaml, CompiledRules rules) {
+        this.yaml = yaml;
+        this.rules = rules;
+    }
+
+    /**
+     * Parses and compiles a sync rules YAML document.
+     *
+     * @throws SyncRulesException with every problem found (YAML syntax, unknown keys, unsupported or invalid SQL)
+     */
+    public static SyncRules parse(String yaml) {
+        Objects.requireNonNull(yaml, "yaml");
+        List<Problem> problems = new ArrayList<>();
+        List<DefinitionSource> sources = RulesYaml.read(yaml, problems);
+        List<BucketDefinition> definitions = RulesCompiler.compile(sources, problems);
+        if (!problems.isEmpty()) {
+            throw new SyncRulesException(problems);
+        }
+        return new SyncRules(yaml, new CompiledRules(definitions));
+    }
+
+    /** The YAML document these rules were parsed from. */
+    public String yaml() {
+        return yaml;
+    }
+
+    /** The bucket definition names, in document order. */
+    public List<String> definitionNames() {
+        return rules.definitions().stream().map(BucketDefinition::name).toList();
+    }
+
+    /**
+     * The source tables, among {@code sourceTables} ({@code schema.table}, exact case), that at least one data
+     * query reads, in the order given: the tables to capture.
+     *
+     * @throws IllegalArgumentException if a name is not {@code schema.table}
+     */
+    public Set<String> tablesMatching(Collection<String> sourceTables) {
+        Set<String> matching = new LinkedHashSet<>();
+        for (String table : sourceTables) {
+            if (rules.reads(table)) {
+                matching.add(table);
+            }
+        }
+        return matching;
+    }
+
+    /** Whether at least one data query reads {@code sourceTable} ({@code schema.table}). */
+    public boolean reads(String sourceTable) {
+        return rules.reads(sourceTable);
+    }
+
+    /**
+     * The buckets a row of {@code sourceTable} belongs to, with its output row, plus per-row errors (e.g. a null
+     * id). A table no query reads yields an empty result.
+     *
+     * @param sourceTable {@code schema.table}, exact case
+     * @param row         the canonical row: a JSON object keyed by source column name; it is not modified
+     * @throws IllegalArgumentException if {@code sourceTable} is not {@code schema.table}
+     */
+    public EvaluationResult evaluate(String sourceTable, ObjectNode row) {
+        return rules.evaluate(sourceTable, Objects.requireNonNull(row, "row"));
+    }
+
+    /**
+     * As {@link #evaluate(String, ObjectNode)} for a row given as UTF-8 JSON. Non-integer numbers are read as exact
+     * decimals, so their text (e.g. {@code 1.50}) is kept in the output.
+     *
+     * @throws IllegalArgumentException if the bytes are not a JSON object
+     */
+    public EvaluationResult evaluate(String sourceTable, byte[] rowJson) {
+        return rules.evaluate(sourceTable, RowJson.parseObject(rowJson));
+    }
+
+    /** As {@link #evaluate(String, byte[])} for a row given as a JSON string. */
+    public EvaluationResult evaluate(String sourceTable, String rowJson) {
+        return rules.evaluate(sourceTable, RowJson.parseObject(rowJson));
+    }
+
+    /**
+     * The buckets a client with this request context may see, over all definitions in document order: global
+     * buckets always, parameterized ones once per combination of parameter values (an array value gives one
+     * bucket per element; a null or missing value gives none).
+     */
+    public List<BucketParameters> parameterValues(RequestContext request) {
+        return rules.bucketsFor(Objects.requireNonNull(request, "request"));
+    }
+
+    /** The names of the buckets of {@link #parameterValues(RequestContext)}. */
+    public List<String> bucketsFor(RequestContext request) {
+        return parameterValues(request).stream().map(BucketParameters::bucket).toList();
+    }
+}

@@ -1,0 +1,56 @@
+package io.tributary.syncrules.internals.eval;
+
+import io.tributary.syncrules.BucketParameters;
+import io.tributary.syncrules.RequestContext;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A compiled bucket definition: its parameters (in declaration order), parameter queries and data queries.
+ * Immutable and thread-safe.
+ */
+public final class BucketDefinition {
+
+    private final String name;
+    private final List<String> parameters;
+    private final List<ParameterQuery> parameterQueries;
+    private final List<DataQuery> dataQueries;
+
+    BucketDefinition(String name, List<String> parameters, List<ParameterQuery> parameterQueries,
+                     List<DataQuery> dataQueries) {
+        this.name = name;
+        this.parameters = List.copyOf(parameters);
+        this.parameterQueries = List.copyOf(parameterQueries);
+        this.dataQueries = List.copyOf(dataQueries);
+    }
+
+    /** The definition name. */
+    public String name() {
+        return name;
+    }
+
+    /** The parameter names in declaration order (the order of values in bucket names); empty when global. */
+    public List<String> parameters() {
+        return parameters;
+    }
+
+    /** The data queries in rule order. */
+    public List<DataQuery> dataQueries() {
+        return dataQueries;
+    }
+
+    /** The buckets of this definition that {@code request} may see, without duplicates, in query order. */
+    public List<BucketParameters> bucketsFor(RequestContext request) {
+        if (parameterQueries.isEmpty()) {
+            return List.of(new BucketParameters(name, name + "[]"));
+        }
+        Set<String> buckets = new LinkedHashSet<>();
+        for (ParameterQuery query : parameterQueries) {
+            for (String[] combination : query.combinations(request, parameters)) {
+                buckets.add(WherePlan.bucketName(name, combination));
+            }
+        }
+        return buckets.stream().map(bucket -> new BucketParameters(name, bucket)).toList();
+    }
+}

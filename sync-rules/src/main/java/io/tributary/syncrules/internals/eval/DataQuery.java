@@ -1,0 +1,113 @@
+package io.tributary.syncrules.internals.eval;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.syncrules.BucketRow;
+import io.tributary.syncrules.EvaluationError;
+import io.tributary.syncrules.SourceTable;
+import io.tributary.syncrules.internals.sql.Identifier;
+import io.tributary.syncrules.internals.sql.Query;
+import io.tributary.syncrules.internals.sql.SqlException;
+import io.tributary.syncrules.internals.sql.TableRef;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A compiled data query: which source tables it reads, which buckets a row goes to, and the output row.
+ * Immutable and thread-safe.
+ */
+public final class DataQuery {
+
+    private static final String DEFAULT_SCHEMA = "public";
+
+    private final String location;
+    private final TablePattern tables;
+    private final Optional<String> alias;
+    private final WherePlan where;
+    private final OutputPlan output;
+
+    private DataQuery(String location, TablePattern tables, Optional<String> alias, WherePlan where,
+                      OutputPlan output) {
+        this.location = location;
+        this.tables = tables;
+        this.alias = alias;
+        this.where = where;
+        this.output = output;
+    }
+
+    /** Compiles data query {@code index} of {@code definition}, whose parameters are {@code parameters}. */
+    static DataQuery compile(String definition, List<String> parameters, int index, Query query)
+        throws SqlException {
+        if (query.from().isEmpty()) {
+            throw new SqlException(query.offset(), "data query needs FROM <table>");
+        }
+        TableRef from = query.from().get();
+        Optional<String> alias = Optional.empty();
+        if (from.alias().isPresent()) {
+            Identifier name = from.alias().get();
+            if (name.hasWildcard()) {
+                throw new SqlException(name.offset(), "the wildcard % is not allowed in a table alias");
+            }
+            alias = Optional.of(name.value());
+        }
+        Set<String> qualifiers = alias.map(Set::of)
+            .orElseGet(() -> from.table().hasWildcard() ? Set.of() : Set.of(from.table().value()));
+        TablePattern tables = new TablePattern(
+            NamePattern.of(from.schema().map(Identifier::value).orElse(DEFAULT_SCHEMA)),
+            NamePattern.of(from.table().value()));
+        RowOperands operands = new RowOperands(qualifiers);
+        OutputPlan output = OutputPlan.compile(query.offset(), query.items(), operands, qualifiers);
+        WherePlan where = new WhereCompiler(definition, parameters, operands).compile(query.where(),
+            query.whereOffset());
+        return new DataQuery(definition + ".data[" + index + "]", tables, alias, where, output);
+    }
+
+    /** Where the query is in the rules, e.g. {@code by_user.data[0]}. */
+    public String location() {
+        return location;
+    }
+
+    /** The tables the query reads. */
+    public TablePattern tables() {
+        return tables;
+    }
+
+    /** Whether the query reads {@code table}. */
+    public boolean reads(SourceTable table) {
+        return tables.matches(table);
+    }
+
+    /** The output table name for rows of {@code table}: the alias, else the table's name without schema. */
+    public String outputTable(SourceTable table) {
+        return alias.orElse(table.name());
+    }
+
+    /**
+     * Adds the bucket rows of {@code row} (of source table {@code table}, output as {@code outputTable}) to
+     * {@code rows}, or an error to {@code errors}; returns whether the row matched any bucket.
+     */
+    boolean evaluate(SourceTable table, String outputTable, ObjectNode row, List<BucketRow> rows,
+                     List<EvaluationError> errors) {
+        List<String> buckets = where.buckets(row);
+        if (buckets.isEmpty()) {
+            return false;
+        }
+        String id;
+        try {
+            id = output.id(row);
+        } catch (OutputPlan.RowException e) {
+            errors.add(new EvaluationError(table.qualifiedName(), location, e.getMessage()));
+            return true;
+        }
+        String data = output.data(row);
+        for (String bucket : buckets) {
+            rows.add(new BucketRow(bucket, outputTable, id, data));
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return location + " FROM " + tables;
+    }
+}

@@ -1,0 +1,61 @@
+package io.tributary.syncrules.internals.eval;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * Parses canonical row JSON without losing number text: non-integers become exact decimals whose trailing zeros
+ * are kept ({@code 1.50} stays {@code 1.50} in the output), so a row's output does not depend on binary floating
+ * point. Thread-safe.
+ */
+public final class RowJson {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+        .build();
+
+    private RowJson() {
+    }
+
+    /** Parses a JSON object. */
+    public static ObjectNode parseObject(byte[] json) {
+        try {
+            return asObject(MAPPER.readTree(json));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("row is not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses a JSON object. */
+    public static ObjectNode parseObject(String json) {
+        try {
+            return asObject(MAPPER.readTree(json));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("row is not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses any JSON value; a malformed text is reported as empty. */
+    static JsonNode parseOrMissing(String json) {
+        try {
+            JsonNode node = MAPPER.readTree(json);
+            return node == null ? MAPPER.missingNode() : node;
+        } catch (IOException e) {
+            return MAPPER.missingNode();
+        }
+    }
+
+    private static ObjectNode asObject(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            return object;
+        }
+        throw new IllegalArgumentException("row must be a JSON object, got "
+            + (node == null ? "nothing" : node.getNodeType()));
+    }
+}
