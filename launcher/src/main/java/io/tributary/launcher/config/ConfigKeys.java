@@ -1,0 +1,90 @@
+package io.tributary.launcher.config;
+
+import io.tributary.launcher.config.ConfigKey.Rule;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Every configuration key the launcher accepts, declared once. */
+final class ConfigKeys {
+
+    /** Keys under this prefix pass through to every Kafka client unchanged (TLS, SASL, timeouts ...). */
+    static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
+
+    static final ConfigKey SOURCE_URL = optional("source.url", Rule.jdbcPostgres(),
+        "JDBC URL of the source database (sslmode and friends go in the URL); absent = embedded Postgres");
+    static final ConfigKey SOURCE_USER = key("source.user", "postgres", Rule.ANY,
+        "source user; needs REPLICATION (or superuser) and SELECT on the replicated tables");
+    static final ConfigKey SOURCE_PASSWORD = secret("source.password", "source user's password");
+    static final ConfigKey STORAGE_URL = optional("storage.url", Rule.jdbcPostgres(),
+        "JDBC URL of the bucket storage database; absent = embedded Postgres");
+    static final ConfigKey STORAGE_USER = key("storage.user", "postgres", Rule.ANY, "storage user (owns the schema)");
+    static final ConfigKey STORAGE_PASSWORD = secret("storage.password", "storage user's password");
+    static final ConfigKey KAFKA_BOOTSTRAP = optional("kafka.bootstrap_servers", Rule.ANY,
+        "Kafka bootstrap servers (host:port,...); absent = embedded Kafka");
+    static final ConfigKey KAFKA_TOPIC_PREFIX = key("kafka.topic_prefix", "tributary.", Rule.topicPrefix(),
+        "prefix of every topic and consumer group name, so several deployments share a cluster");
+    static final ConfigKey KAFKA_PARTITIONS = integer("kafka.partitions", 8, Rule.positive(),
+        "partitions of changes, snapshot-rows and rows (co-partitioned): the ceiling of stream and storage "
+            + "parallelism");
+    static final ConfigKey KAFKA_REPLICATION_FACTOR = integer("kafka.replication_factor", 1, Rule.positive(),
+        "replication factor of the topics Tributary creates (use 3 in production)");
+    static final ConfigKey SYNC_RULES = optional("sync_rules", Rule.ANY,
+        "path of the sync rules YAML; `run` deploys it at start when it differs from the newest group");
+    static final ConfigKey WORKERS_PER_PROCESS = integer("replication.workers_per_process", 2, Rule.positive(),
+        "concurrent work loops per process (snapshot chunk readers, stream and storage threads)");
+    static final ConfigKey SNAPSHOT_CHUNK_ROWS = integer("replication.snapshot.chunk_rows", 20_000, Rule.positive(),
+        "target rows per snapshot chunk");
+    static final ConfigKey SNAPSHOT_MAX_READS = integer("replication.snapshot.max_concurrent_reads", 4,
+        Rule.positive(), "cap on concurrent chunk reads against the source, per process");
+    static final ConfigKey SOURCE_SOCKET_TIMEOUT = integer("replication.snapshot.socket_timeout_seconds", 0,
+        new Rule(value -> (Integer) value >= 0, "seconds >= 0 (0 = none)"),
+        "socket timeout of snapshot connections; slow storage is backpressure, never a timeout");
+    static final ConfigKey SLOT_NAME = key("replication.slot_name", "tributary", Rule.identifier(),
+        "logical replication slot on the source");
+    static final ConfigKey PUBLICATION_NAME = key("replication.publication_name", "tributary", Rule.identifier(),
+        "publication on the source listing the captured tables");
+    static final ConfigKey WRITER_BATCH_ROWS = integer("storage.batch_rows", 5_000, Rule.positive(),
+        "records per storage write transaction");
+    static final ConfigKey METRICS_PORT = integer("metrics.port", 9464, Rule.port(),
+        "port of /metrics (Prometheus), /health/live and /health/ready; 0 = off");
+    static final ConfigKey DATA_DIR = key("data_dir", ".tributary", Rule.ANY,
+        "where embedded services keep their data (relative to the config file)");
+
+    static final List<ConfigKey> ALL = List.of(SOURCE_URL, SOURCE_USER, SOURCE_PASSWORD, STORAGE_URL, STORAGE_USER,
+        STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR, SYNC_RULES,
+        WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
+        PUBLICATION_NAME, WRITER_BATCH_ROWS, METRICS_PORT, DATA_DIR);
+
+    static final Map<String, ConfigKey> BY_NAME = byName();
+
+    private ConfigKeys() {
+    }
+
+    private static Map<String, ConfigKey> byName() {
+        Map<String, ConfigKey> map = new LinkedHashMap<>();
+        for (ConfigKey key : ALL) {
+            if (map.put(key.name(), key) != null) {
+                throw new AssertionError("Config key declared twice: " + key.name());
+            }
+        }
+        return Map.copyOf(map);
+    }
+
+    private static ConfigKey key(String name, String defaultValue, Rule rule, String doc) {
+        return new ConfigKey(name, ValueType.STRING, Optional.of(defaultValue), rule, false, doc);
+    }
+
+    private static ConfigKey optional(String name, Rule rule, String doc) {
+        return new ConfigKey(name, ValueType.STRING, Optional.empty(), rule, false, doc);
+    }
+
+    private static ConfigKey secret(String name, String doc) {
+        return new ConfigKey(name, ValueType.STRING, Optional.of(""), Rule.ANY, true, doc);
+    }
+
+    private static ConfigKey integer(String name, int defaultValue, Rule rule, String doc) {
+        return new ConfigKey(name, ValueType.INTEGER, Optional.of(Integer.toString(defaultValue)), rule, false, doc);
+    }
+}

@@ -1,0 +1,29 @@
+package io.tributary.launcher.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The whole configuration, parsed and validated once at start ({@link ConfigLoader}); nothing else in the
+ * launcher reads strings, maps or environment variables.
+ *
+ * @param source empty = embedded Postgres
+ * @param storage empty = embedded Postgres
+ * @param syncRules the sync rules file, resolved against the config file's folder
+ * @param metricsPort 0 = no HTTP endpoint
+ * @param dataDirectory where embedded services keep data, resolved against the config file's folder
+ */
+public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
+                              Optional<Path> syncRules, ReplicationSettings replication, int metricsPort,
+                              Path dataDirectory) {
+
+    public TributaryConfig {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(storage, "storage");
+        Objects.requireNonNull(kafka, "kafka");
+        Objects.requireNonNull(syncRules, "syncRules");
+        Objects.requireNonNull(replication, "replication");
+        Objects.requireNonNull(dataDirectory, "dataDirectory");
+    }
+}
