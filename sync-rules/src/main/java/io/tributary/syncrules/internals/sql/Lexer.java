@@ -29,7 +29,8 @@ public final class Lexer {
         while (true) {
             skipSpaceAndComments();
             if (pos >= sql.length()) {
-                tokens.add(new Token(TokenKind.END, "", sql.length(), sql.length()));
+                int end = endOfContent();
+                tokens.add(new Token(TokenKind.END, "", end, end));
                 return;
             }
             char c = sql.charAt(pos);
@@ -66,6 +67,11 @@ public final class Lexer {
                 return;
             }
         }
+    }
+
+    /** Just after the last token: where "the end of the query" is shown. */
+    private int endOfContent() {
+        return tokens.isEmpty() ? 0 : tokens.get(tokens.size() - 1).end();
     }
 
     private void identifier() {
