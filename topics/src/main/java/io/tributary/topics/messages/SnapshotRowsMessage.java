@@ -1,0 +1,8 @@
+package io.tributary.topics.messages;
+
+/**
+ * What the {@code snapshot-rows} topic carries: rows read by chunks, chunk-done markers (snapshot workers) and
+ * table plans (the planner).
+ */
+public sealed interface SnapshotRowsMessage extends TopicMessage permits SnapshotRow, ChunkDone, TablePlan {
+}
