@@ -1,0 +1,181 @@
+package io.tributary.topics.codec;
+
+import io.tributary.topics.TopicRole;
+import io.tributary.topics.codec.internals.ValueDecoders;
+import io.tributary.topics.codec.internals.ValueEncoder;
+import io.tributary.topics.codec.internals.WireTypes;
+import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.Marker;
+import io.tributary.topics.messages.RecordKey;
+import io.tributary.topics.messages.ResolvedDelete;
+import io.tributary.topics.messages.RowKey;
+import io.tributary.topics.messages.RowKeyed;
+import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.SnapshotRowsMessage;
+import io.tributary.topics.messages.SnapshotTaskMessage;
+import io.tributary.topics.messages.TopicMessage;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Keys and values of one topic: encoding messages into {@code byte[]} records and decoding polled records back.
+ * One instance per topic ({@link #CHANGES}, {@link #SNAPSHOT_TASKS}, {@link #SNAPSHOT_ROWS}, {@link #ROWS});
+ * stateless and thread-safe.
+ *
+ * <p>Values are versioned UTF-8 JSON envelopes {@code {"v":1,"type":"...",...}} ({@value #FORMAT_VERSION} is
+ * the only version written and read); keys are {@link RecordKeys}. Rows and primary keys are carried verbatim.
+ * On {@code rows} a {@link ResolvedDelete} is a tombstone: a null value under its row key.
+ *
+ * <p>Consumers poll {@code byte[]} and call {@link #decode(ConsumerRecord)}: a record that cannot be decoded
+ * raises a {@link MessageFormatException} naming its topic, partition and offset, so the consumer can
+ * dead-letter it ({@link DeadLetters}) and continue. Values are decoded on their own (a value names its table
+ * and key); the key is read only for tombstones.
+ *
+ * @param <M> the messages of the topic
+ */
+public final class TopicCodec<M extends TopicMessage> {
+
+    /** The value envelope version written, and the only one read. */
+    public static final int FORMAT_VERSION = ValueEncoder.VERSION;
+
+    /** {@code changes}: change events, barriers, window markers, truncations. */
+    public static final TopicCodec<ChangesMessage> CHANGES =
+        new TopicCodec<>(TopicRole.CHANGES, ChangesMessage.class, WireTypes.CHANGES);
+    /** {@code snapshot-tasks}: chunk tasks. */
+    public static final TopicCodec<SnapshotTaskMessage> SNAPSHOT_TASKS =
+        new TopicCodec<>(TopicRole.SNAPSHOT_TASKS, SnapshotTaskMessage.class, WireTypes.SNAPSHOT_TASKS);
+    /** {@code snapshot-rows}: snapshot rows, chunk-done markers, table plans. */
+    public static final TopicCodec<SnapshotRowsMessage> SNAPSHOT_ROWS =
+        new TopicCodec<>(TopicRole.SNAPSHOT_ROWS, SnapshotRowsMessage.class, WireTypes.SNAPSHOT_ROWS);
+    /** {@code rows}: resolved rows and deletes (tombstones), barriers, table-ready markers, truncations. */
+    public static final TopicCodec<RowsMessage> ROWS =
+        new TopicCodec<>(TopicRole.ROWS, RowsMessage.class, WireTypes.ROWS);
+
+    private final TopicRole role;
+    private final Class<M> messageType;
+    private final List<String> valueTypes;
+
+    private TopicCodec(TopicRole role, Class<M> messageType, List<String> valueTypes) {
+        this.role = role;
+        this.messageType = messageType;
+        this.valueTypes = valueTypes;
+    }
+
+    /** The topic this codec is for. */
+    public TopicRole role() {
+        return role;
+    }
+
+    /** The key bytes of {@code message} written to {@code partition} (only markers depend on the partition). */
+    public byte[] encodeKey(M message, int partition) {
+        return RecordKeys.encode(message.keyFor(partition));
+    }
+
+    /** The value bytes of {@code message}; {@code null} (a tombstone) for a {@link ResolvedDelete}. */
+    public byte[] encodeValue(M message) {
+        if (message instanceof ResolvedDelete) {
+            return null;
+        }
+        return ValueEncoder.encode(message);
+    }
+
+    /**
+     * The record of {@code message} in partition {@code partition} of {@code topic}. For a row-keyed message the
+     * caller guarantees {@code partition} is its key's partition (e.g. a stream worker writing a key into the
+     * partition it read it from, the topics being co-partitioned).
+     */
+    public ProducerRecord<byte[], byte[]> record(String topic, int partition, M message) {
+        return new ProducerRecord<>(topic, partition, encodeKey(message, partition), encodeValue(message));
+    }
+
+    /**
+     * The record of row-keyed {@code message} in {@code topic} with {@code partitions} partitions, in the
+     * partition of its key ({@link Partitioning#partitionFor(byte[], int)}), set explicitly.
+     *
+     * @throws IllegalArgumentException if {@code message} is not {@link RowKeyed}
+     */
+    public ProducerRecord<byte[], byte[]> recordByKey(String topic, int partitions, M message) {
+        if (!(message instanceof RowKeyed)) {
+            throw new IllegalArgumentException(message.getClass().getSimpleName() + " is not row-keyed: send it to"
+                + " explicit partitions (markers: recordsToEveryPartition; chunk tasks: Partitioning.taskPartition)");
+        }
+        byte[] key = RecordKeys.encode(((RowKeyed) message).rowKey());
+        return new ProducerRecord<>(topic, Partitioning.partitionFor(key, partitions), key, encodeValue(message));
+    }
+
+    /**
+     * One record of {@code marker} for each partition {@code 0..partitions-1} of {@code topic}, each keyed by the
+     * {@link io.tributary.topics.messages.MarkerKey} of its partition.
+     *
+     * @throws IllegalArgumentException if {@code marker} is not a {@link Marker}
+     */
+    public List<ProducerRecord<byte[], byte[]>> recordsToEveryPartition(String topic, int partitions, M marker) {
+        if (!(marker instanceof Marker)) {
+            throw new IllegalArgumentException(marker.getClass().getSimpleName() + " is not a marker");
+        }
+        byte[] value = encodeValue(marker);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            records.add(new ProducerRecord<>(topic, p, encodeKey(marker, p), value));
+        }
+        return records;
+    }
+
+    /**
+     * The message of a polled record.
+     *
+     * @throws MessageFormatException if the record is not a valid message of this topic
+     */
+    public M decode(ConsumerRecord<byte[], byte[]> record) {
+        return decode(RecordPosition.of(record), record.key(), record.value());
+    }
+
+    /**
+     * The message with key {@code key} and value {@code value}, found at {@code position}.
+     *
+     * @throws MessageFormatException if they are not a valid message of this topic
+     */
+    public M decode(RecordPosition position, byte[] key, byte[] value) {
+        if (value == null) {
+            return tombstone(position, key);
+        }
+        TopicMessage message = Decoding.guard(position, "",
+            () -> ValueDecoders.decode(value, valueTypes, role.suffix()));
+        return messageType.cast(message);
+    }
+
+    private M tombstone(RecordPosition position, byte[] key) {
+        if (role != TopicRole.ROWS) {
+            throw new MessageFormatException(position, "null value (only rows carries tombstones)", null);
+        }
+        RecordKey recordKey = RecordKeys.decode(position, key);
+        if (!(recordKey instanceof RowKey)) {
+            throw new MessageFormatException(position, "tombstone under non-row key " + recordKey, null);
+        }
+        return messageType.cast(ResolvedDelete.of((RowKey) recordKey));
+    }
+
+    /** A Kafka value serializer of this topic's messages ({@code null} for a {@link ResolvedDelete}). */
+    public Serializer<M> serializer() {
+        return new MessageSerializer<>(this);
+    }
+
+    /**
+     * A Kafka value deserializer of this topic's messages. It sees values only: Kafka hands tombstones to the
+     * application as {@code null} values, and errors carry the topic but no partition or offset (Kafka wraps them
+     * in a {@code RecordDeserializationException} that has both). Consumers on the hot path should poll
+     * {@code byte[]} and use {@link #decode(ConsumerRecord)} instead.
+     */
+    public Deserializer<M> deserializer() {
+        return new MessageDeserializer<>(this);
+    }
+
+    @Override
+    public String toString() {
+        return "TopicCodec[" + role.suffix() + "]";
+    }
+}

@@ -1,0 +1,119 @@
+package io.tributary.topics.codec.internals;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tributary.topics.messages.MarkerKey;
+import io.tributary.topics.messages.MarkerKind;
+import io.tributary.topics.messages.RecordKey;
+import io.tributary.topics.messages.RowKey;
+import io.tributary.topics.messages.TableId;
+import io.tributary.topics.messages.TaskKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+
+/**
+ * The key wire format: a compact UTF-8 JSON array {@code [<version>,"<form>",...]}.
+ * <ul>
+ *   <li>row: {@code [1,"r","<schema>","<table>",<pk array, verbatim>]}</li>
+ *   <li>marker: {@code [1,"m","<kind>",<partition>]}, plus {@code ,"<schema>","<table>"} or {@code ,"<chunk>"}
+ *       by the kind's scope</li>
+ *   <li>task: {@code [1,"t","<chunk>"]}</li>
+ * </ul>
+ * Strings are escaped by one fixed Jackson configuration, so equal keys are equal bytes. Stateless, thread-safe.
+ */
+public final class KeyCodec {
+
+    /** The key format version this code writes and the only one it reads. */
+    public static final int VERSION = 1;
+
+    private static final String ROW = "r";
+    private static final String MARKER = "m";
+    private static final String TASK = "t";
+
+    private KeyCodec() {
+    }
+
+    /** The bytes of {@code key}. */
+    public static byte[] encode(RecordKey key) {
+        int hint = key instanceof RowKey ? ((RowKey) key).pk().json().length() + 64 : 64;
+        ByteArrayBuilder out = new ByteArrayBuilder(hint);
+        try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
+            g.writeStartArray();
+            g.writeNumber(VERSION);
+            if (key instanceof RowKey) {
+                RowKey row = (RowKey) key;
+                g.writeString(ROW);
+                g.writeString(row.table().schema());
+                g.writeString(row.table().name());
+                g.writeRawValue(row.pk().json());
+            } else if (key instanceof MarkerKey) {
+                MarkerKey marker = (MarkerKey) key;
+                g.writeString(MARKER);
+                g.writeString(marker.kind().wireName());
+                g.writeNumber(marker.partition());
+                if (marker.table().isPresent()) {
+                    g.writeString(marker.table().get().schema());
+                    g.writeString(marker.table().get().name());
+                }
+                if (marker.chunkId().isPresent()) {
+                    g.writeString(marker.chunkId().get());
+                }
+            } else {
+                g.writeString(TASK);
+                g.writeString(((TaskKey) key).chunkId());
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Writing to memory failed", e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The key encoded in {@code bytes}.
+     *
+     * @throws MalformedInput for an unknown version or form, or a wrong shape
+     * @throws IOException    if the bytes are not JSON
+     */
+    public static RecordKey decode(byte[] bytes) throws IOException {
+        try (JsonReader r = JsonReader.of(bytes)) {
+            r.expect(JsonToken.START_ARRAY, "a key array");
+            long version = r.nonNegativeLong("key version");
+            if (version != VERSION) {
+                throw new MalformedInput("unknown key version " + version + " (expected " + VERSION + ")");
+            }
+            String form = r.string("key form");
+            RecordKey key;
+            switch (form) {
+                case ROW -> key = new RowKey(r.tableParts("table"), r.keyValues("pk"));
+                case MARKER -> key = marker(r);
+                case TASK -> key = new TaskKey(r.string("chunk"));
+                default -> throw new MalformedInput("unknown key form '" + form + "' (expected r, m or t)");
+            }
+            r.expect(JsonToken.END_ARRAY, "the end of the key");
+            r.finish();
+            return key;
+        }
+    }
+
+    private static MarkerKey marker(JsonReader r) throws IOException {
+        String kindName = r.string("marker kind");
+        MarkerKind kind;
+        try {
+            kind = MarkerKind.fromWireName(kindName);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedInput(e.getMessage(), e);
+        }
+        int partition = r.nonNegativeInt("marker partition");
+        Optional<TableId> table = Optional.empty();
+        Optional<String> chunk = Optional.empty();
+        if (kind.scope() == MarkerKind.Scope.TABLE) {
+            table = Optional.of(r.tableParts("marker table"));
+        } else if (kind.scope() == MarkerKind.Scope.CHUNK) {
+            chunk = Optional.of(r.string("marker chunk"));
+        }
+        return new MarkerKey(kind, partition, table, chunk);
+    }
+}
