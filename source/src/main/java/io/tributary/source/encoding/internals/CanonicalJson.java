@@ -1,0 +1,90 @@
+package io.tributary.source.encoding.internals;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
+import java.io.IOException;
+
+/**
+ * The one Jackson configuration of the canonical encoding, and the re-writing of {@code json}/{@code jsonb}
+ * values into it.
+ *
+ * <p>Output: compact (no whitespace), strings escaped the way Jackson's default generator escapes them (quote,
+ * backslash and control characters only; everything else, astral-plane characters included, as is).
+ * Thread-safe: the factory is immutable once built.
+ */
+public final class CanonicalJson {
+
+    /** The factory every canonical generator and parser comes from. */
+    public static final JsonFactory FACTORY = JsonFactory.builder()
+        .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+        .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+        .streamReadConstraints(StreamReadConstraints.builder()
+            .maxNumberLength(Integer.MAX_VALUE)
+            .maxStringLength(Integer.MAX_VALUE)
+            .maxNestingDepth(Integer.MAX_VALUE)
+            .maxNameLength(Integer.MAX_VALUE)
+            .maxDocumentLength(-1)
+            .build())
+        .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(Integer.MAX_VALUE).build())
+        .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+        .build();
+
+    private CanonicalJson() {
+    }
+
+    /**
+     * Writes the JSON document {@code text} as the next value of {@code out}: parsed and re-written compactly,
+     * object keys in the order of the text (for {@code jsonb} that is Postgres's normalized order; duplicate keys
+     * of {@code json} are kept), numbers exactly as their text ({@code 1.0} stays {@code 1.0}).
+     *
+     * @throws UnencodableValueException if the text is not exactly one JSON value
+     */
+    public static void copy(String text, JsonGenerator out) throws IOException {
+        try (JsonParser parser = FACTORY.createParser(text)) {
+            JsonToken token = parser.nextToken();
+            if (token == null) {
+                throw new UnencodableValueException("empty JSON text");
+            }
+            int depth = 0;
+            do {
+                switch (token) {
+                    case START_OBJECT -> {
+                        out.writeStartObject();
+                        depth++;
+                    }
+                    case END_OBJECT -> {
+                        out.writeEndObject();
+                        depth--;
+                    }
+                    case START_ARRAY -> {
+                        out.writeStartArray();
+                        depth++;
+                    }
+                    case END_ARRAY -> {
+                        out.writeEndArray();
+                        depth--;
+                    }
+                    case FIELD_NAME -> out.writeFieldName(parser.currentName());
+                    case VALUE_STRING -> out.writeString(parser.getTextCharacters(), parser.getTextOffset(),
+                        parser.getTextLength());
+                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> out.writeNumber(parser.getText());
+                    case VALUE_TRUE -> out.writeBoolean(true);
+                    case VALUE_FALSE -> out.writeBoolean(false);
+                    case VALUE_NULL -> out.writeNull();
+                    default -> throw new UnencodableValueException("unexpected JSON token " + token);
+                }
+                token = depth == 0 ? null : parser.nextToken();
+            } while (token != null);
+            if (parser.nextToken() != null) {
+                throw new UnencodableValueException("trailing content after the JSON value");
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UnencodableValueException("malformed JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+}
