@@ -336,4 +336,22 @@ class EvaluationTest {
         assertThatThrownBy(() -> rules.evaluate("public.todos", "[1]"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("JSON object");
     }
+
+    @Test
+    void packageDocumentationExampleParsesAndEvaluates() {
+        SyncRules rules = rules(
+            "bucket_definitions:",
+            "  global:                                  # no parameters: one bucket, global[]",
+            "    data:",
+            "      - SELECT id, name FROM lists WHERE archived = false",
+            "  by_user:",
+            "    parameters: SELECT request.user_id() AS user_id      # a query or a list of queries",
+            "    data:",
+            "      - SELECT * FROM todos WHERE owner_id = bucket.user_id OR assignee_id = bucket.user_id",
+            "      - SELECT o.*, o.order_no AS id FROM \"tenant_%\".orders AS o WHERE o.customer = bucket.user_id");
+
+        assertThat(rules.evaluate("tenant_a.orders", row("{'order_no': 7, 'customer': 'u1'}")).rows())
+            .containsExactly(new BucketRow("by_user[\"u1\"]", "o", "7",
+                "{\"order_no\":7,\"customer\":\"u1\",\"id\":7}"));
+    }
 }
