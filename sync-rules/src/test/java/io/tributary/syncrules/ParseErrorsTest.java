@@ -201,6 +201,20 @@ class ParseErrorsTest {
     }
 
     @Test
+    void bucketParameterUnderNotIsRejected() {
+        String query = "      - SELECT * FROM todos WHERE NOT (owner_id = bucket.user_id)";
+        Problem problem = single(
+            "bucket_definitions:",
+            "  by_user:",
+            "    parameters: SELECT request.user_id() AS user_id",
+            "    data:",
+            query);
+
+        assertThat(problem).isEqualTo(new Problem(5, column(query, "NOT"),
+            "bucket parameters cannot be used under NOT"));
+    }
+
+    @Test
     void dataQueryWithoutIdIsRejected() {
         String query = "      - SELECT title, owner_id FROM todos";
         Problem problem = single(

@@ -103,4 +103,11 @@ class ProblemPositionTest {
         assertThat(problem).isEqualTo(new Problem(6, last.length() + 1,
             "expected an expression but found the end of the query"));
     }
+
+    @Test
+    void taggedScalar() {
+        String line = "      - !!str SELECT * FROM todos WHERE upper(x) = 1";
+
+        assertThat(problem(line + "\n")).isEqualTo(at(4, line, "upper"));
+    }
 }

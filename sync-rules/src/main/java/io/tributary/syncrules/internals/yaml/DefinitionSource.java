@@ -7,16 +7,14 @@ import java.util.Objects;
  * One bucket definition as written in the YAML, before its SQL is compiled.
  *
  * @param name              the definition name (the bucket name prefix)
- * @param nameText          the name's scalar, to place problems about the definition as a whole
  * @param parameterQueries  the parameter queries; empty for a global bucket
  * @param dataQueries       the data queries, at least one
  */
-public record DefinitionSource(String name, ScalarText nameText, List<ScalarText> parameterQueries,
+public record DefinitionSource(String name, List<ScalarText> parameterQueries,
                                List<ScalarText> dataQueries) {
 
     public DefinitionSource {
         Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(nameText, "nameText");
         parameterQueries = List.copyOf(parameterQueries);
         dataQueries = List.copyOf(dataQueries);
     }

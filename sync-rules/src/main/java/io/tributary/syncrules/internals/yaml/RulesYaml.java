@@ -110,7 +110,6 @@ public final class RulesYaml {
 
     private Optional<DefinitionSource> definition(NodeTuple entry) {
         String name = keyOf(entry);
-        ScalarText nameText = new ScalarText(source, (ScalarNode) entry.getKeyNode());
         if (name.isEmpty() || name.indexOf('[') >= 0 || name.indexOf(']') >= 0) {
             problems.add(at(entry.getKeyNode(), "bucket definition name '" + name
                 + "' must be non-empty and must not contain '[' or ']'"));
@@ -137,7 +136,7 @@ public final class RulesYaml {
             problems.add(at(entry.getKeyNode(), "bucket definition '" + name + "' has no " + DATA + " queries"));
             return Optional.empty();
         }
-        return Optional.of(new DefinitionSource(name, nameText, parameters, data.get()));
+        return Optional.of(new DefinitionSource(name, parameters, data.get()));
     }
 
     private List<ScalarText> parameterQueries(String name, Node node) {

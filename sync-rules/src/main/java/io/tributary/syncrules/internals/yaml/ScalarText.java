@@ -11,8 +11,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * <p>The value and the source differ by quoting, escapes, line folding and block indentation, which only drop
  * characters or turn line breaks and indentation into spaces or line feeds. The mapping walks both in step:
  * a non-blank value character is found by skipping source whitespace (and quote doubling or escapes), a blank one
- * consumes at most one source blank. This is exact for plain, quoted and block scalars; after an escape that
- * expands to a non-blank character the position points at the escape.
+ * consumes at most one source blank, and anything else before a character (a tag, an anchor) is skipped. This is
+ * exact for plain, quoted and block scalars; a character written as an escape maps to the escape.
  */
 public final class ScalarText {
 
@@ -82,10 +82,13 @@ public final class ScalarText {
                 pos += 2;
             } else if (style == ScalarStyle.DOUBLE_QUOTED && pos < end && text.charAt(pos) == '\\') {
                 pos = afterEscape(text, pos, end);
-            } else if (pos < end && text.charAt(pos) == c) {
-                pos++;
             } else {
-                return start;
+                int found = text.indexOf(c, pos);
+                if (found < 0 || found >= end) {
+                    return start;
+                }
+                start = found;
+                pos = found + 1;
             }
             if (i == target) {
                 return start;
