@@ -86,7 +86,9 @@
  *
  * <h2>Evaluation</h2>
  * Rows are canonical JSON objects keyed by source column name (json/jsonb columns as nested values), given as a
- * Jackson {@code ObjectNode} or as JSON text (non-integers then parse as exact decimals). A row's result holds at
+ * Jackson {@code ObjectNode} or as JSON text. From text, non-integers parse as exact decimals: digits and scale are
+ * kept ({@code 1.50} stays {@code 1.50}), exponent forms are written as {@code BigDecimal} prints them
+ * ({@code 1e+21} becomes {@code 1E+21}, the same number). A row's result holds at
  * most one entry per (bucket, output table, id); when several queries produce the same one, the first in rule
  * order wins. {@link io.tributary.syncrules.SyncRules} is immutable and thread-safe; each data query is compiled
  * once and the queries of a source table are resolved once per table name.
