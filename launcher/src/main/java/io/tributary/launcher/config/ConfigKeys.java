@@ -49,13 +49,11 @@ final class ConfigKeys {
         "records per storage write transaction");
     static final ConfigKey METRICS_PORT = integer("metrics.port", 9464, Rule.port(),
         "port of /metrics (Prometheus), /health/live and /health/ready; 0 = off");
-    static final ConfigKey DATA_DIR = key("data_dir", ".tributary", Rule.ANY,
-        "where embedded services keep their data (relative to the config file)");
 
     static final List<ConfigKey> ALL = List.of(SOURCE_URL, SOURCE_USER, SOURCE_PASSWORD, STORAGE_URL, STORAGE_USER,
         STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
-        PUBLICATION_NAME, WRITER_BATCH_ROWS, METRICS_PORT, DATA_DIR);
+        PUBLICATION_NAME, WRITER_BATCH_ROWS, METRICS_PORT);
 
     static final Map<String, ConfigKey> BY_NAME = byName();
 

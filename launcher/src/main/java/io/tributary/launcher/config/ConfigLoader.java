@@ -93,8 +93,7 @@ public final class ConfigLoader {
             string(values, ConfigKeys.PUBLICATION_NAME).orElseThrow(), integer(values, ConfigKeys.WRITER_BATCH_ROWS));
         return new TributaryConfig(source, storage, kafka,
             string(values, ConfigKeys.SYNC_RULES).map(base::resolve).map(Path::normalize), replication,
-            integer(values, ConfigKeys.METRICS_PORT),
-            base.resolve(string(values, ConfigKeys.DATA_DIR).orElseThrow()).normalize());
+            integer(values, ConfigKeys.METRICS_PORT));
     }
 
     private static Optional<String> string(Map<ConfigKey, Object> values, ConfigKey key) {

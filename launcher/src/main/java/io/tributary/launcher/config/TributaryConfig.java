@@ -12,11 +12,9 @@ import java.util.Optional;
  * @param storage empty = embedded Postgres
  * @param syncRules the sync rules file, resolved against the config file's folder
  * @param metricsPort 0 = no HTTP endpoint
- * @param dataDirectory where embedded services keep data, resolved against the config file's folder
  */
 public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
-                              Optional<Path> syncRules, ReplicationSettings replication, int metricsPort,
-                              Path dataDirectory) {
+                              Optional<Path> syncRules, ReplicationSettings replication, int metricsPort) {
 
     public TributaryConfig {
         Objects.requireNonNull(source, "source");
@@ -24,6 +22,5 @@ public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoi
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(syncRules, "syncRules");
         Objects.requireNonNull(replication, "replication");
-        Objects.requireNonNull(dataDirectory, "dataDirectory");
     }
 }

@@ -1,0 +1,39 @@
+package io.tributary.launcher;
+
+import io.tributary.launcher.cli.DeployCommand;
+import io.tributary.launcher.cli.ExitCodes;
+import io.tributary.launcher.config.ConfigException;
+import io.tributary.launcher.env.ServiceUnavailableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code tributary} command line. */
+@Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
+    description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
+    subcommands = {DeployCommand.class})
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns the exit code (see {@link ExitCodes}). */
+    public static int execute(String... args) {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setExecutionExceptionHandler((exception, cmd, parsed) -> {
+            if (exception instanceof ConfigException) {
+                cmd.getErr().println(exception.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+            if (exception instanceof ServiceUnavailableException) {
+                cmd.getErr().println(exception.getMessage());
+                return ExitCodes.UNAVAILABLE;
+            }
+            throw exception;
+        });
+        return commandLine.execute(args);
+    }
+}

@@ -1,0 +1,73 @@
+package io.tributary.launcher.cli;
+
+import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.lifecycle.Deployments;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.syncrules.SyncRulesException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code tributary deploy --config FILE RULES.yaml}: validate sync rules and create a new group. */
+@Command(name = "deploy", mixinStandardHelpOptions = true,
+    description = {"Validate sync rules and deploy them as a new group (PROCESSING).",
+        "The first group becomes ACTIVE when its first checkpoint covers all its tables; a later group replays "
+            + "rows, becomes ACTIVE when caught up, and the previous one is stopped and cleared."})
+public final class DeployCommand implements Callable<Integer> {
+
+    @Mixin
+    private ConfigOption config;
+
+    @Parameters(index = "0", paramLabel = "RULES.yaml", description = "the sync rules file")
+    private Path rules;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        String text;
+        try {
+            text = Files.readString(rules, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("Cannot read sync rules file " + rules + ": " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        try {
+            SyncRules.parse(text);
+        } catch (SyncRulesException e) {
+            spec.commandLine().getErr().println(rulesProblems(rules, e));
+            return ExitCodes.BAD_INPUT;
+        }
+        TributaryConfig settings = config.load();
+        if (settings.storage().isEmpty()) {
+            spec.commandLine().getErr().println("deploy needs storage.url (or TRIBUTARY_STORAGE_URL): the "
+                + "embedded storage only lives inside `tributary run`");
+            return ExitCodes.BAD_INPUT;
+        }
+        try (Connection storage = Environment.connect(settings.storage().get())) {
+            SyncRulesGroup group = Deployments.deploy(storage, text);
+            spec.commandLine().getOut().println("Deployed " + rules + " as sync rules group " + group.id()
+                + " (" + group.state() + ")");
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Every problem as {@code FILE:LINE:COLUMN: message}, the form editors jump to. */
+    static String rulesProblems(Path file, SyncRulesException e) {
+        StringBuilder out = new StringBuilder("Invalid sync rules in " + file + ":");
+        e.problems().forEach(problem -> out.append(System.lineSeparator()).append("  ").append(file).append(':')
+            .append(problem.line()).append(':').append(problem.column()).append(": ").append(problem.message()));
+        return out.toString();
+    }
+}

@@ -1,0 +1,172 @@
+package io.tributary.launcher.env;
+
+import io.tributary.embedded.EmbeddedKafka;
+import io.tributary.embedded.EmbeddedPostgres;
+import io.tributary.launcher.config.JdbcEndpoint;
+import io.tributary.launcher.config.Secret;
+import io.tributary.launcher.config.TributaryConfig;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The services a process talks to, resolved from the configuration: each of Kafka, source and storage is the
+ * configured one, or embedded when the configuration names none (embedded Postgres serves source and storage
+ * as two databases of one server). Reachability is checked up front so a wrong address fails at start with
+ * one clear message. Closing stops what was embedded.
+ */
+public final class Environment implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Environment.class);
+    private static final Duration REACH_TIMEOUT = Duration.ofSeconds(15);
+
+    private final String kafkaBootstrapServers;
+    private final Properties kafkaClientProperties;
+    private final JdbcEndpoint source;
+    private final JdbcEndpoint storage;
+    private final boolean embeddedSource;
+    private final List<AutoCloseable> embedded;
+
+    private Environment(String kafkaBootstrapServers, Properties kafkaClientProperties, JdbcEndpoint source,
+                        JdbcEndpoint storage, boolean embeddedSource, List<AutoCloseable> embedded) {
+        this.kafkaBootstrapServers = kafkaBootstrapServers;
+        this.kafkaClientProperties = kafkaClientProperties;
+        this.source = source;
+        this.storage = storage;
+        this.embeddedSource = embeddedSource;
+        this.embedded = embedded;
+    }
+
+    /**
+     * Starts what must be embedded and checks that what is configured answers.
+     *
+     * @throws ServiceUnavailableException naming the service, its address and the config key to fix
+     */
+    public static Environment start(TributaryConfig config) {
+        List<AutoCloseable> embedded = new ArrayList<>();
+        try {
+            if (config.source().isEmpty() || config.storage().isEmpty()) {
+                embedded.add(EmbeddedPostgres.start());
+            }
+            JdbcEndpoint source = config.source().orElseGet(() -> embeddedDatabase(embeddedServer(embedded), "source"));
+            JdbcEndpoint storage = config.storage()
+                .orElseGet(() -> embeddedDatabase(embeddedServer(embedded), "storage"));
+            String bootstrap = config.kafka().bootstrapServers().orElseGet(() -> {
+                EmbeddedKafka kafka = EmbeddedKafka.start();
+                embedded.add(kafka);
+                return kafka.bootstrapServers();
+            });
+            Properties kafkaProperties = new Properties();
+            kafkaProperties.putAll(config.kafka().clientProperties());
+            kafkaProperties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            Environment environment = new Environment(bootstrap, kafkaProperties, source, storage,
+                config.source().isEmpty(), embedded);
+            requireReachable("source", source, "source.url");
+            requireReachable("storage", storage, "storage.url");
+            if (config.kafka().bootstrapServers().isPresent()) {
+                requireKafka(kafkaProperties, bootstrap);
+            }
+            return environment;
+        } catch (RuntimeException e) {
+            closeAll(embedded);
+            throw e;
+        }
+    }
+
+    private static EmbeddedPostgres embeddedServer(List<AutoCloseable> embedded) {
+        return embedded.stream().filter(EmbeddedPostgres.class::isInstance).map(EmbeddedPostgres.class::cast)
+            .findFirst().orElseThrow();
+    }
+
+    private static JdbcEndpoint embeddedDatabase(EmbeddedPostgres server, String database) {
+        server.createDatabase(database);
+        return new JdbcEndpoint(server.jdbcUrl(database), server.superuser(), new Secret(""));
+    }
+
+    private static void requireReachable(String role, JdbcEndpoint endpoint, String key) {
+        try (Connection ignored = connect(endpoint)) {
+            LOG.debug("{} Postgres at {} answers", role, endpoint.url());
+        } catch (SQLException e) {
+            throw new ServiceUnavailableException("Cannot connect to the " + role + " database at " + endpoint.url()
+                + " as " + endpoint.user() + ": " + e.getMessage() + " (check " + key + ", " + role + ".user and "
+                + role + ".password, and that the server accepts connections)", e);
+        }
+    }
+
+    private static void requireKafka(Properties properties, String bootstrap) {
+        Properties admin = new Properties();
+        admin.putAll(properties);
+        admin.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis());
+        admin.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis());
+        try (Admin client = Admin.create(admin)) {
+            client.describeCluster().clusterId().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServiceUnavailableException("Interrupted while reaching Kafka at " + bootstrap, e);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            throw new ServiceUnavailableException("Cannot reach Kafka at " + bootstrap + " within "
+                + REACH_TIMEOUT.toSeconds() + " s (check kafka.bootstrap_servers and kafka.properties.* such as "
+                + "security.protocol)", e);
+        }
+    }
+
+    /** A new connection to a configured database; the caller closes it. */
+    public static Connection connect(JdbcEndpoint endpoint) throws SQLException {
+        Properties properties = new Properties();
+        properties.put("user", endpoint.user());
+        properties.put("password", endpoint.password().value());
+        properties.put("loginTimeout", Long.toString(REACH_TIMEOUT.toSeconds()));
+        properties.put("ApplicationName", "tributary");
+        return DriverManager.getConnection(endpoint.url(), properties);
+    }
+
+    public String kafkaBootstrapServers() {
+        return kafkaBootstrapServers;
+    }
+
+    /** A fresh copy of the properties every Kafka client gets (bootstrap servers and pass-through settings). */
+    public Properties kafkaClientProperties() {
+        Properties copy = new Properties();
+        copy.putAll(kafkaClientProperties);
+        return copy;
+    }
+
+    public JdbcEndpoint source() {
+        return source;
+    }
+
+    public JdbcEndpoint storage() {
+        return storage;
+    }
+
+    /** Whether the source is the embedded one (the embedded default loads a sample dataset into it). */
+    public boolean embeddedSource() {
+        return embeddedSource;
+    }
+
+    @Override
+    public void close() {
+        closeAll(embedded);
+    }
+
+    private static void closeAll(List<AutoCloseable> resources) {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("Stopping {} failed: {}", resources.get(i).getClass().getSimpleName(), e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.tributary.launcher.lifecycle;
+
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.syncrules.SyncRules;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deploying sync rules: validate, then store them as a new group in state PROCESSING. The lifecycle manager
+ * later activates it (first group: when its first checkpoint covers all its tables; later groups: when their
+ * replay of {@code rows} caught up) and stops the group it replaces.
+ */
+public final class Deployments {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Deployments.class);
+
+    private Deployments() {
+    }
+
+    /**
+     * Validates and deploys rules as a new group.
+     *
+     * @throws io.tributary.syncrules.SyncRulesException with line and column of every problem
+     */
+    public static SyncRulesGroup deploy(Connection storage, String rules) throws SQLException {
+        SyncRules.parse(rules);
+        Migrations.migrate(storage);
+        SyncRulesGroup group = SyncRulesGroups.create(storage, rules);
+        LOG.info("Deployed sync rules as group {} (PROCESSING)", group.id());
+        return group;
+    }
+
+    /**
+     * Deploys rules unless the newest group already holds exactly them (what {@code run} does at start, like
+     * the reference service).
+     *
+     * @return the new group, or empty if nothing changed
+     */
+    public static Optional<SyncRulesGroup> deployIfChanged(Connection storage, String rules) throws SQLException {
+        SyncRules.parse(rules);
+        Migrations.migrate(storage);
+        List<SyncRulesGroup> groups = SyncRulesGroups.list(storage);
+        if (!groups.isEmpty() && groups.get(groups.size() - 1).content().equals(rules)) {
+            return Optional.empty();
+        }
+        return Optional.of(deploy(storage, rules));
+    }
+}
