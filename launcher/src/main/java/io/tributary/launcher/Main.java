@@ -1,16 +1,18 @@
 package io.tributary.launcher;
 
+import io.tributary.launcher.cli.BucketsCommand;
 import io.tributary.launcher.cli.DeployCommand;
 import io.tributary.launcher.cli.ExitCodes;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.env.ServiceUnavailableException;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code tributary} command line. */
 @Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
     description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
-    subcommands = {DeployCommand.class})
+    subcommands = {DeployCommand.class, BucketsCommand.class})
 public final class Main {
 
     private Main() {
@@ -20,9 +22,14 @@ public final class Main {
         System.exit(execute(args));
     }
 
-    /** Runs the command line and returns the exit code (see {@link ExitCodes}). */
+    /** Runs the command line on the process's streams and returns the exit code (see {@link ExitCodes}). */
     public static int execute(String... args) {
-        CommandLine commandLine = new CommandLine(new Main());
+        return execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the command line with the given output and error streams and returns the exit code. */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new Main()).setOut(out).setErr(err);
         commandLine.setExecutionExceptionHandler((exception, cmd, parsed) -> {
             if (exception instanceof ConfigException) {
                 cmd.getErr().println(exception.getMessage());

@@ -55,7 +55,7 @@ public final class DeployCommand implements Callable<Integer> {
                 + "embedded storage only lives inside `tributary run`");
             return ExitCodes.BAD_INPUT;
         }
-        try (Connection storage = Environment.connect(settings.storage().get())) {
+        try (Connection storage = Environment.connectOrFail("storage", settings.storage().get(), "storage.url")) {
             SyncRulesGroup group = Deployments.deploy(storage, text);
             spec.commandLine().getOut().println("Deployed " + rules + " as sync rules group " + group.id()
                 + " (" + group.state() + ")");

@@ -95,8 +95,23 @@ public final class Environment implements AutoCloseable {
     }
 
     private static void requireReachable(String role, JdbcEndpoint endpoint, String key) {
-        try (Connection ignored = connect(endpoint)) {
+        try (Connection ignored = connectOrFail(role, endpoint, key)) {
             LOG.debug("{} Postgres at {} answers", role, endpoint.url());
+        } catch (SQLException e) {
+            throw new ServiceUnavailableException("Closing a connection to " + endpoint.url() + " failed", e);
+        }
+    }
+
+    /**
+     * A new connection to a configured database; the caller closes it.
+     *
+     * @param role "source" or "storage", for the message
+     * @param key the config key that names the database, for the message
+     * @throws ServiceUnavailableException naming the database and what to check
+     */
+    public static Connection connectOrFail(String role, JdbcEndpoint endpoint, String key) {
+        try {
+            return connect(endpoint);
         } catch (SQLException e) {
             throw new ServiceUnavailableException("Cannot connect to the " + role + " database at " + endpoint.url()
                 + " as " + endpoint.user() + ": " + e.getMessage() + " (check " + key + ", " + role + ".user and "
