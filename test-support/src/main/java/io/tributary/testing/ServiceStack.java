@@ -13,8 +13,10 @@ import org.testcontainers.containers.PostgreSQLContainer;
 import org.testcontainers.kafka.KafkaContainer;
 
 /**
- * One real Kafka and one real Postgres server for a whole test run, from the first source that works:
- * external (environment variables), Testcontainers (Docker), embedded. Closed at the end of the run.
+ * One real Kafka and one real Postgres server for a whole test run, each from the first source that works:
+ * external (environment variables), Testcontainers (Docker), embedded. Each starts on first use (a module
+ * whose tests only need Postgres never starts a broker) and both are closed at the end of the run.
+ * Thread-safe.
  */
 final class ServiceStack implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
@@ -25,23 +27,28 @@ final class ServiceStack implements ExtensionContext.Store.CloseableResource, Au
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceStack.class);
 
-    private final String kafkaBootstrapServers;
-    private final PostgresServer postgres;
-    private final List<AutoCloseable> owned;
+    private final Map<String, String> env;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private Boolean docker;
+    private String kafkaBootstrapServers;
+    private PostgresServer postgres;
 
-    private ServiceStack(String kafkaBootstrapServers, PostgresServer postgres, List<AutoCloseable> owned) {
-        this.kafkaBootstrapServers = kafkaBootstrapServers;
-        this.postgres = postgres;
-        this.owned = owned;
+    private ServiceStack(Map<String, String> env) {
+        this.env = Map.copyOf(env);
     }
 
     static ServiceStack start(Map<String, String> env) {
-        List<AutoCloseable> owned = new ArrayList<>();
-        boolean docker = dockerAvailable();
+        return new ServiceStack(env);
+    }
+
+    synchronized String kafkaBootstrapServers() {
+        if (kafkaBootstrapServers != null) {
+            return kafkaBootstrapServers;
+        }
         String kafka = env.get(KAFKA_ENV);
         if (kafka != null) {
             LOG.info("Tests use external Kafka at {}", kafka);
-        } else if (docker) {
+        } else if (dockerAvailable()) {
             KafkaContainer container = new KafkaContainer("apache/kafka:4.1.0");
             container.start();
             owned.add(container);
@@ -53,51 +60,56 @@ final class ServiceStack implements ExtensionContext.Store.CloseableResource, Au
             kafka = embedded.bootstrapServers();
             LOG.info("Tests use embedded Kafka at {} (no Docker engine)", kafka);
         }
-        PostgresServer postgres;
+        kafkaBootstrapServers = kafka;
+        return kafka;
+    }
+
+    synchronized PostgresServer postgres() {
+        if (postgres != null) {
+            return postgres;
+        }
+        PostgresServer server;
         if (env.get(POSTGRES_URL_ENV) != null) {
-            postgres = PostgresServer.external(env.get(POSTGRES_URL_ENV),
+            server = PostgresServer.external(env.get(POSTGRES_URL_ENV),
                 env.getOrDefault(POSTGRES_USER_ENV, "postgres"), env.getOrDefault(POSTGRES_PASSWORD_ENV, ""));
             LOG.info("Tests use external Postgres at {}", env.get(POSTGRES_URL_ENV));
-        } else if (docker) {
+        } else if (dockerAvailable()) {
             PostgreSQLContainer<?> container = new PostgreSQLContainer<>("postgres:17")
                 .withCommand("postgres", "-c", "wal_level=logical", "-c", "max_replication_slots=64",
                     "-c", "max_wal_senders=64", "-c", "max_connections=300");
             container.start();
             owned.add(container);
-            postgres = PostgresServer.external(container.getJdbcUrl(), container.getUsername(),
+            server = PostgresServer.external(container.getJdbcUrl(), container.getUsername(),
                 container.getPassword());
             LOG.info("Tests use Testcontainers Postgres at {}", container.getJdbcUrl());
         } else {
             EmbeddedPostgres embedded = EmbeddedPostgres.start();
             owned.add(embedded);
-            postgres = PostgresServer.external(embedded.jdbcUrl("postgres"), embedded.superuser(), "");
+            server = PostgresServer.external(embedded.jdbcUrl("postgres"), embedded.superuser(), "");
             LOG.info("Tests use embedded Postgres on port {} (no Docker engine)", embedded.port());
         }
-        postgres.requireLogicalReplication();
-        return new ServiceStack(kafka, postgres, owned);
+        server.requireLogicalReplication();
+        postgres = server;
+        return server;
     }
 
-    private static boolean dockerAvailable() {
-        try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException e) {
-            LOG.debug("No Docker engine: {}", e.getMessage());
-            return false;
+    private boolean dockerAvailable() {
+        if (docker == null) {
+            try {
+                docker = DockerClientFactory.instance().isDockerAvailable();
+            } catch (RuntimeException e) {
+                LOG.debug("No Docker engine: {}", e.getMessage());
+                docker = false;
+            }
         }
-    }
-
-    String kafkaBootstrapServers() {
-        return kafkaBootstrapServers;
-    }
-
-    PostgresServer postgres() {
-        return postgres;
+        return docker;
     }
 
     @Override
-    public void close() throws Exception {
+    public synchronized void close() throws Exception {
         for (int i = owned.size() - 1; i >= 0; i--) {
             owned.get(i).close();
         }
+        owned.clear();
     }
 }
