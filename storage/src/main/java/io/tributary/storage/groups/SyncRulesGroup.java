@@ -3,8 +3,13 @@ package io.tributary.storage.groups;
 import java.util.Objects;
 import java.util.Optional;
 
-/** A sync rules group as stored: its rules, state and newest published checkpoint. */
-public record SyncRulesGroup(long id, String content, GroupState state, Optional<Checkpoint> checkpoint) {
+/**
+ * A sync rules group as stored: its rules, state and newest published checkpoint.
+ *
+ * @param cleared whether its storage partitions were dropped (only for TERMINATED groups)
+ */
+public record SyncRulesGroup(long id, String content, GroupState state, Optional<Checkpoint> checkpoint,
+                             boolean cleared) {
 
     public SyncRulesGroup {
         if (id < 1) {

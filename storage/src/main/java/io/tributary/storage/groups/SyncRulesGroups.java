@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +20,7 @@ import java.util.Optional;
 public final class SyncRulesGroups {
 
     private static final String COLUMNS =
-        "group_id, content, state, checkpoint_op_id, checkpoint_lsn::text, checkpoint_epoch";
+        "group_id, content, state, checkpoint_op_id, checkpoint_lsn::text, checkpoint_epoch, cleared_at IS NOT NULL";
 
     private SyncRulesGroups() {
     }
@@ -46,7 +47,7 @@ public final class SyncRulesGroups {
                 ddl.execute("CREATE TABLE tributary.current_data_g" + id
                     + " PARTITION OF tributary.current_data FOR VALUES IN (" + id + ")");
             }
-            return new SyncRulesGroup(id, content, GroupState.PROCESSING, Optional.empty());
+            return new SyncRulesGroup(id, content, GroupState.PROCESSING, Optional.empty(), false);
         });
     }
 
@@ -92,6 +93,28 @@ public final class SyncRulesGroups {
     }
 
     /**
+     * Moves every group that has been in STOP for at least {@code grace} to TERMINATED. The grace period lets
+     * its writers notice the STOP and leave before its storage is cleared.
+     *
+     * @return the ids of the groups moved
+     */
+    public static List<Long> terminateStopped(Connection connection, Duration grace) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement update = connection.prepareStatement(
+            "UPDATE tributary.sync_rules SET state = 'TERMINATED', state_changed_at = now()"
+                + " WHERE state = 'STOP' AND state_changed_at <= now() - make_interval(secs => ?)"
+                + " RETURNING group_id")) {
+            update.setDouble(1, grace.toMillis() / 1000.0);
+            try (ResultSet rs = update.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
      * Drops the storage partitions of a TERMINATED group: constant time whatever their size.
      *
      * @throws IllegalStateException if the group is not TERMINATED
@@ -118,7 +141,8 @@ public final class SyncRulesGroups {
         Optional<Checkpoint> checkpoint = rs.wasNull()
             ? Optional.empty()
             : Optional.of(new Checkpoint(opId, rs.getString(5), rs.getLong(6)));
-        return new SyncRulesGroup(rs.getLong(1), rs.getString(2), GroupState.valueOf(rs.getString(3)), checkpoint);
+        return new SyncRulesGroup(rs.getLong(1), rs.getString(2), GroupState.valueOf(rs.getString(3)), checkpoint,
+            rs.getBoolean(7));
     }
 
     private interface SqlWork<T> {
