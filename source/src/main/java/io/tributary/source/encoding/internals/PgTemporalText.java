@@ -6,7 +6,9 @@ import java.time.LocalDate;
  * Parses the text Postgres prints for temporal values under {@code DateStyle = ISO} (pgjdbc insists on it) into
  * the integers {@link CanonicalText} formats: days or microseconds since 1970-01-01, microseconds since midnight.
  * {@code infinity}/{@code -infinity} become {@link CanonicalText#INFINITY}/{@link CanonicalText#MINUS_INFINITY}.
- * BC values are rejected (see {@link CanonicalText}). Stateless and thread-safe.
+ * BC years and years past 9999 are read too (as ISO years, 1 BC being year 0): a {@code timestamptz} near the
+ * ends of the supported range may print so in a session time zone and still be in range in UTC; the range is
+ * checked by {@link CanonicalText}. Stateless and thread-safe.
  */
 public final class PgTemporalText {
 
@@ -90,21 +92,14 @@ public final class PgTemporalText {
         }
 
         long date() {
-            int start = i;
             int year = digits(4, 9);
             expect('-');
             int month = digits(2, 2);
             expect('-');
             int dayOfMonth = digits(2, 2);
-            if (text.endsWith(" BC")) {
-                throw new UnencodableValueException("BC dates are not supported: '" + text + "'");
-            }
-            if (year < 1 || year > 9999) {
-                throw new UnencodableValueException("year outside 0001-9999 is not supported: '"
-                    + text.substring(start, i) + "'");
-            }
+            int isoYear = text.endsWith(" BC") ? 1 - year : year;
             try {
-                return LocalDate.of(year, month, dayOfMonth).toEpochDay();
+                return LocalDate.of(isoYear, month, dayOfMonth).toEpochDay();
             } catch (java.time.DateTimeException e) {
                 throw malformed();
             }
@@ -162,10 +157,10 @@ public final class PgTemporalText {
         }
 
         void end() {
+            if (text.startsWith(" BC", i)) {
+                i += 3;
+            }
             if (i != text.length()) {
-                if (text.startsWith(" BC", i)) {
-                    throw new UnencodableValueException("BC dates are not supported: '" + text + "'");
-                }
                 throw malformed();
             }
         }

@@ -51,16 +51,20 @@ class PgTemporalTextTest {
     }
 
     @Test
-    void bcDatesAreRejected() {
-        assertThatThrownBy(() -> PgTemporalText.date("0044-03-15 BC")).isInstanceOf(UnencodableValueException.class)
-            .hasMessageContaining("BC");
-        assertThatThrownBy(() -> PgTemporalText.timestamp("0044-03-15 12:00:00 BC"))
-            .isInstanceOf(UnencodableValueException.class).hasMessageContaining("BC");
+    void bcYearsAreReadAsIsoYears() {
+        assertThat(PgTemporalText.date("0044-03-15 BC")).isEqualTo(LocalDate.of(-43, 3, 15).toEpochDay());
     }
 
     @Test
-    void yearsAfterNineThousandNineHundredNinetyNineAreRejected() {
-        assertThatThrownBy(() -> PgTemporalText.date("10000-01-01")).isInstanceOf(UnencodableValueException.class);
+    void timestamptzPrintedAsBcInASessionZoneCanBeInRangeInUtc() {
+        long utc = PgTemporalText.timestamptz("0001-12-31 20:29:08-03:30:52 BC");
+        assertThat(CanonicalText.timestamptz(utc)).isEqualTo("0001-01-01T00:00:00.000000Z");
+    }
+
+    @Test
+    void timestamptzPrintedInYearTenThousandCanBeInRangeInUtc() {
+        long utc = PgTemporalText.timestamptz("10000-01-01 13:00:00+14");
+        assertThat(CanonicalText.timestamptz(utc)).isEqualTo("9999-12-31T23:00:00.000000Z");
     }
 
     @Test
