@@ -26,16 +26,40 @@ public record Lsn(long value) implements Comparable<Lsn> {
     public static Lsn parse(String text) {
         int slash = text.indexOf('/');
         if (slash < 1 || slash > 8 || slash == text.length() - 1 || text.length() - slash - 1 > 8) {
-            throw new IllegalArgumentException("Not an LSN (expected hex 'X/X' like '16/B374D848'): '" + text + "'");
+            throw notAnLsn(text);
         }
-        try {
-            long high = Long.parseLong(text, 0, slash, 16);
-            long low = Long.parseLong(text, slash + 1, text.length(), 16);
-            return new Lsn(high << 32 | low);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Not an LSN (expected hex 'X/X' like '16/B374D848'): '" + text + "'",
-                e);
+        long high = 0;
+        long low = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (i == slash) {
+                continue;
+            }
+            int digit = hexDigit(text.charAt(i));
+            if (digit < 0) {
+                throw notAnLsn(text);
+            }
+            if (i < slash) {
+                high = high << 4 | digit;
+            } else {
+                low = low << 4 | digit;
+            }
         }
+        return new Lsn(high << 32 | low);
+    }
+
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        } else if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        } else if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        return -1;
+    }
+
+    private static IllegalArgumentException notAnLsn(String text) {
+        return new IllegalArgumentException("Not an LSN (expected hex 'X/X' like '16/B374D848'): '" + text + "'");
     }
 
     /** Whether this position is strictly after {@code other}. */

@@ -48,7 +48,7 @@ public record PgSnapshot(long xmin, long xmax, List<Long> xip) {
     public static PgSnapshot parse(String text) {
         int first = text.indexOf(':');
         int second = first < 0 ? -1 : text.indexOf(':', first + 1);
-        if (first < 0 || second < 0) {
+        if (first < 0 || second < 0 || text.endsWith(",")) {
             throw new IllegalArgumentException("Not a snapshot (expected 'xmin:xmax:xip,...'): '" + text + "'");
         }
         try {
