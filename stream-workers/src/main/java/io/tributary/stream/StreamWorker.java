@@ -1,0 +1,135 @@
+package io.tributary.stream;
+
+import io.tributary.stream.topology.MergeTopology;
+import io.tributary.topics.TopicNames;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One process's share of the stream workers: a Kafka Streams instance of the merge topology
+ * ({@link MergeTopology}) in consumer group {@link StreamWorkerConfig#applicationId()}, exactly-once from
+ * {@code changes} and {@code snapshot-rows} to {@code rows}. Start as many as needed, in as many processes; Kafka
+ * Streams spreads the partitions over them and moves a failed instance's partitions, with their state, to the
+ * others.
+ *
+ * <p>A failure in a stream thread (a bug, an unreadable state store) stops this instance
+ * ({@link #state()} becomes {@code ERROR}, {@link #failure()} tells why); undecodable input records are
+ * dead-lettered instead. Thread-safe.
+ */
+public final class StreamWorker implements AutoCloseable {
+
+    /** How long {@link #start} waits for the cluster to describe the topics. */
+    public static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+    /** How long {@link #close()} waits for the stream threads to finish. */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamWorker.class);
+
+    private final KafkaStreams streams;
+    private final String applicationId;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    private StreamWorker(KafkaStreams streams, String applicationId) {
+        this.streams = streams;
+        this.applicationId = applicationId;
+    }
+
+    /**
+     * Checks that the topics exist and are co-partitioned, then starts the merge.
+     *
+     * @throws StreamWorkerException if a topic is missing, the co-partitioned topics differ in partition count,
+     *                               or the cluster does not answer within {@link #METADATA_TIMEOUT}
+     */
+    public static StreamWorker start(StreamWorkerConfig config) {
+        Objects.requireNonNull(config, "config");
+        int partitions = coPartitionCount(config);
+        KafkaStreams streams = new KafkaStreams(MergeTopology.build(config.topics(), partitions),
+            config.streamsProperties());
+        StreamWorker worker = new StreamWorker(streams, config.applicationId());
+        streams.setUncaughtExceptionHandler(worker::onFailure);
+        streams.start();
+        LOG.info("Stream worker {} started: {} partitions, {} threads, state in {}", config.applicationId(),
+            partitions, config.threads(), config.stateDirectory());
+        return worker;
+    }
+
+    private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onFailure(Throwable error) {
+        failure.compareAndSet(null, error);
+        LOG.error("Stream worker {} failed; shutting this instance down", applicationId, error);
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    private static int coPartitionCount(StreamWorkerConfig config) {
+        TopicNames names = config.topics();
+        List<String> coPartitioned = List.of(names.changes(), names.snapshotRows(), names.rows());
+        try (Admin admin = Admin.create(config.kafka())) {
+            Map<String, TopicDescription> topics = admin.describeTopics(
+                    List.of(names.changes(), names.snapshotRows(), names.rows(), names.deadLetters()))
+                .allTopicNames().get(METADATA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            int partitions = topics.get(names.changes()).partitions().size();
+            for (String topic : coPartitioned) {
+                int count = topics.get(topic).partitions().size();
+                if (count != partitions) {
+                    throw new StreamWorkerException("Topics " + coPartitioned + " must have the same partition count"
+                        + " (co-partitioned), but " + names.changes() + " has " + partitions + " and " + topic
+                        + " has " + count);
+                }
+            }
+            return partitions;
+        } catch (ExecutionException e) {
+            throw new StreamWorkerException("Cannot describe the topics of the stream workers (provision them"
+                + " first): " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new StreamWorkerException("The cluster did not describe the stream workers' topics within "
+                + METADATA_TIMEOUT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StreamWorkerException("Interrupted while describing the stream workers' topics", e);
+        }
+    }
+
+    /** The application id (consumer group) this instance belongs to. */
+    public String applicationId() {
+        return applicationId;
+    }
+
+    /** The Kafka Streams state of this instance ({@code RUNNING} once it processes its partitions). */
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** Why this instance stopped, if a stream thread failed. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** Stops this instance, waiting up to {@link #CLOSE_TIMEOUT}; its partitions move to the other instances. */
+    @Override
+    public void close() {
+        close(CLOSE_TIMEOUT);
+    }
+
+    /**
+     * Stops this instance, waiting up to {@code timeout} for the stream threads to commit and finish.
+     *
+     * @return whether every thread finished in time
+     */
+    public boolean close(Duration timeout) {
+        boolean closed = streams.close(timeout);
+        LOG.info("Stream worker {} {}", applicationId, closed ? "closed" : "did not close within " + timeout);
+        return closed;
+    }
+}

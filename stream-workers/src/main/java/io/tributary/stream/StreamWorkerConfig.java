@@ -1,0 +1,86 @@
+package io.tributary.stream;
+
+import io.tributary.topics.TopicNames;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * How to run the stream workers of one deployment: already parsed and validated by the launcher.
+ *
+ * <p>The Kafka Streams application id (and so the consumer group, the transactional ids and the changelog topic
+ * prefix) is {@link #applicationId()}: {@code <topic prefix>stream-workers}. Exactly-once ({@code exactly_once_v2})
+ * is not optional. {@code kafka} carries the connection settings ({@code bootstrap.servers}, security, client
+ * tuning, {@code consumer.}/{@code producer.} prefixed overrides) and must not set what this record owns.
+ *
+ * @param kafka          Kafka client and Kafka Streams settings; must contain {@code bootstrap.servers}; unmodifiable
+ * @param topics         the deployment's topic names
+ * @param stateDirectory where the RocksDB state of this process lives (one directory per process)
+ * @param threads        stream threads in this process, {@code >= 1}; each runs some of the partitions' tasks
+ */
+public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, Path stateDirectory, int threads) {
+
+    /** The Kafka Streams settings this record decides; {@link #kafka()} may not contain them. */
+    public static final Set<String> OWNED_SETTINGS = Set.of(StreamsConfig.APPLICATION_ID_CONFIG,
+        StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.STATE_DIR_CONFIG,
+        StreamsConfig.NUM_STREAM_THREADS_CONFIG);
+
+    /** The suffix of the application id after the topic prefix. */
+    public static final String APPLICATION_SUFFIX = "stream-workers";
+
+    public StreamWorkerConfig {
+        Objects.requireNonNull(kafka, "kafka");
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(stateDirectory, "stateDirectory");
+        if (!kafka.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+            throw new IllegalArgumentException("The Kafka settings of the stream workers need "
+                + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        }
+        for (String owned : OWNED_SETTINGS) {
+            if (kafka.containsKey(owned)) {
+                throw new IllegalArgumentException("The stream workers decide '" + owned + "' themselves; remove it"
+                    + " from their Kafka settings (got '" + kafka.get(owned) + "')");
+            }
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("The stream workers need at least one thread, got " + threads);
+        }
+        kafka = Map.copyOf(kafka);
+    }
+
+    /** The configuration with Kafka settings {@code kafka} (e.g. {@code TestServices#kafkaProperties()}). */
+    public static StreamWorkerConfig of(Properties kafka, TopicNames topics, Path stateDirectory, int threads) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        kafka.forEach((key, value) -> settings.put(key.toString(), value));
+        return new StreamWorkerConfig(settings, topics, stateDirectory, threads);
+    }
+
+    /** {@code <topic prefix>stream-workers}: the Kafka Streams application id and consumer group. */
+    public String applicationId() {
+        return applicationId(topics);
+    }
+
+    /** The application id of the stream workers of the deployment named {@code topics}. */
+    public static String applicationId(TopicNames topics) {
+        return topics.prefix() + APPLICATION_SUFFIX;
+    }
+
+    /** The complete Kafka Streams properties: {@link #kafka()} plus the settings this record owns. */
+    public Properties streamsProperties() {
+        Properties properties = new Properties();
+        properties.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class.getName());
+        properties.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class.getName());
+        properties.putAll(kafka);
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId());
+        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.toAbsolutePath().toString());
+        properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+        return properties;
+    }
+}

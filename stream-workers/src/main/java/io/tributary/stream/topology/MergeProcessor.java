@@ -1,0 +1,137 @@
+package io.tributary.stream.topology;
+
+import io.tributary.stream.internals.KafkaMergeStore;
+import io.tributary.stream.merge.DropReason;
+import io.tributary.stream.merge.MergeRules;
+import io.tributary.topics.TopicNames;
+import io.tributary.topics.codec.DeadLetters;
+import io.tributary.topics.codec.MessageFormatException;
+import io.tributary.topics.codec.Partitioning;
+import io.tributary.topics.codec.RecordKeys;
+import io.tributary.topics.codec.RecordPosition;
+import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.RowKey;
+import io.tributary.topics.messages.RowKeyed;
+import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.SnapshotRowsMessage;
+import io.tributary.topics.messages.TopicMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The merge of one task (one partition of {@code changes} and of {@code snapshot-rows}): decodes each record,
+ * applies {@link MergeRules} over the task's {@link KafkaMergeStore} and forwards the results to {@code rows}.
+ * Records that cannot be decoded, or row-keyed records in the wrong partition, go to {@code dead-letters}.
+ * Released per-key state is deleted a little after every record and, when idle, on a wall-clock punctuation.
+ */
+final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+
+    /** Stage name in dead-letter headers. */
+    static final String STAGE = "stream-worker";
+
+    private static final Logger LOG = LoggerFactory.getLogger(MergeProcessor.class);
+    private static final int RELEASE_PER_RECORD = 64;
+    private static final int RELEASE_PER_PUNCTUATION = 20_000;
+    private static final Duration RELEASE_INTERVAL = Duration.ofSeconds(1);
+
+    private final TopicNames names;
+    private final int partitions;
+    private ProcessorContext<byte[], byte[]> context;
+    private KafkaMergeStore store;
+    private MergeRules rules;
+
+    MergeProcessor(TopicNames names, int partitions) {
+        this.names = names;
+        this.partitions = partitions;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> processorContext) {
+        this.context = processorContext;
+        this.store = new KafkaMergeStore(context.getStateStore(MergeTopology.STATE_STORE),
+            context.getStateStore(MergeTopology.KEYS_STORE));
+        this.rules = new MergeRules(store, this::dropped);
+        context.schedule(RELEASE_INTERVAL, PunctuationType.WALL_CLOCK_TIME,
+            now -> store.releaseSome(RELEASE_PER_PUNCTUATION));
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        RecordMetadata metadata = context.recordMetadata().orElseThrow(
+            () -> new IllegalStateException("The merge processes records read from its input topics only"));
+        RecordPosition position = RecordPosition.of(metadata.topic(), metadata.partition(), metadata.offset());
+        List<RowsMessage> output;
+        Optional<byte[]> rowKey;
+        try {
+            TopicMessage message = decode(position, record);
+            rowKey = checkPartition(position, message);
+            output = message instanceof ChangesMessage change
+                ? rules.apply(change) : rules.apply((SnapshotRowsMessage) message);
+        } catch (MessageFormatException | MisroutedRecordException e) {
+            deadLetter(record, metadata, e);
+            return;
+        }
+        for (RowsMessage message : output) {
+            byte[] key = message instanceof RowKeyed && rowKey.isPresent()
+                ? rowKey.get() : TopicCodec.ROWS.encodeKey(message, metadata.partition());
+            context.forward(new Record<>(key, TopicCodec.ROWS.encodeValue(message), record.timestamp()),
+                MergeTopology.ROWS_SINK);
+        }
+        if (store.hasPendingReleases()) {
+            store.releaseSome(RELEASE_PER_RECORD);
+        }
+    }
+
+    private TopicMessage decode(RecordPosition position, Record<byte[], byte[]> record) {
+        if (position.topic().equals(names.changes())) {
+            return TopicCodec.CHANGES.decode(position, record.key(), record.value());
+        } else if (position.topic().equals(names.snapshotRows())) {
+            return TopicCodec.SNAPSHOT_ROWS.decode(position, record.key(), record.value());
+        }
+        throw new IllegalStateException("The merge does not read topic " + position.topic());
+    }
+
+    /** The canonical key bytes of a row-keyed message, after checking it sits in its key's partition. */
+    private Optional<byte[]> checkPartition(RecordPosition position, TopicMessage message) {
+        if (!(message instanceof RowKeyed rowKeyed)) {
+            return Optional.empty();
+        }
+        RowKey key = rowKeyed.rowKey();
+        byte[] bytes = RecordKeys.encode(key);
+        int expected = Partitioning.partitionFor(bytes, partitions);
+        if (expected != position.partition()) {
+            throw new MisroutedRecordException(position, key, expected);
+        }
+        return Optional.of(bytes);
+    }
+
+    private void deadLetter(Record<byte[], byte[]> record, RecordMetadata metadata, RuntimeException error) {
+        LOG.warn("Dead-lettering the record at {}-{}@{}: {}", metadata.topic(), metadata.partition(),
+            metadata.offset(), error.getMessage());
+        ConsumerRecord<byte[], byte[]> poison = new ConsumerRecord<>(metadata.topic(), metadata.partition(),
+            metadata.offset(), record.timestamp(), TimestampType.CREATE_TIME,
+            record.key() == null ? -1 : record.key().length, record.value() == null ? -1 : record.value().length,
+            record.key(), record.value(), record.headers(), Optional.empty());
+        ProducerRecord<byte[], byte[]> letter = DeadLetters.record(names.deadLetters(), poison, STAGE, error);
+        context.forward(new Record<>(letter.key(), letter.value(), record.timestamp(), letter.headers()),
+            MergeTopology.DEAD_LETTERS_SINK);
+    }
+
+    private void dropped(TopicMessage message, DropReason reason) {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Dropped {} in partition {}: {}", message, context.taskId().partition(), reason);
+        }
+    }
+}
