@@ -1,0 +1,235 @@
+package io.tributary.writer;
+
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.writer.checkpoint.CheckpointLoop;
+import io.tributary.writer.checkpoint.Checkpointer;
+import io.tributary.writer.consume.WriterLoop;
+import io.tributary.writer.internals.Retrier;
+import io.tributary.writer.internals.RetryPolicy;
+import io.tributary.writer.internals.StopSignal;
+import io.tributary.writer.internals.StorageConnection;
+import io.tributary.writer.internals.WriterCounters;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The storage writer of one sync rules group in this process: {@link WriterConfig#threads()} members of the
+ * group's consumer group over {@code rows}, each evaluating the sync rules and applying bucket ops to storage in
+ * one transaction per batch, plus one checkpointer advancing the group's checkpoint. See the package
+ * documentation for the guarantees.
+ *
+ * <p>{@link #start(WriterConfig)} returns once the threads run; the writer then works until {@link #close()} or a
+ * fatal failure ({@link #failure()}; every thread stops, the launcher decides what next). Thread-safe.
+ */
+public final class StorageWriter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StorageWriter.class);
+
+    private final WriterConfig config;
+    private final String consumerGroup;
+    private final StopSignal stop;
+    private final WriterCounters counters;
+    private final List<WriterLoop> loops;
+    private final CheckpointLoop checkpoints;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final List<Thread> threads = new ArrayList<>();
+
+    private StorageWriter(WriterConfig config, String consumerGroup, StopSignal stop, WriterCounters counters,
+                          List<WriterLoop> loops, CheckpointLoop checkpoints, KafkaProducer<byte[], byte[]> producer) {
+        this.config = config;
+        this.consumerGroup = consumerGroup;
+        this.stop = stop;
+        this.counters = counters;
+        this.loops = loops;
+        this.checkpoints = checkpoints;
+        this.producer = producer;
+    }
+
+    /**
+     * Starts writing group {@code config.groupId()}: parses its rules, brings the storage schema up to date, checks
+     * the group is live, and starts the consumer, committer and checkpointer threads.
+     *
+     * @throws io.tributary.syncrules.SyncRulesException if the rules do not parse
+     * @throws IllegalStateException                     if the group does not exist or is not live, or
+     *                                                   {@code rows} does not exist
+     * @throws SQLException                              if storage cannot be reached
+     */
+    public static StorageWriter start(WriterConfig config) throws SQLException {
+        SyncRules rules = SyncRules.parse(config.rules());
+        SyncRulesGroup group;
+        try (Connection connection = DriverManager.getConnection(config.storage().jdbcUrl(), config.storage().user(),
+            config.storage().password())) {
+            Migrations.migrate(connection);
+            group = SyncRulesGroups.find(connection, config.groupId()).orElseThrow(() -> new IllegalStateException(
+                "Sync rules group " + config.groupId() + " does not exist in storage"));
+        }
+        if (!group.state().isLive()) {
+            throw new IllegalStateException("Sync rules group " + group.id() + " is " + group.state()
+                + ": only PROCESSING and ACTIVE groups are written");
+        }
+        String consumerGroup = group.consumerGroup(config.topics().prefix());
+        StopSignal stop = new StopSignal();
+        WriterCounters counters = new WriterCounters();
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties(config, consumerGroup),
+            new ByteArraySerializer(), new ByteArraySerializer());
+        List<KafkaConsumer<byte[], byte[]>> consumers = new ArrayList<>();
+        try {
+            for (int i = 0; i < config.threads(); i++) {
+                consumers.add(new KafkaConsumer<>(consumerProperties(config, consumerGroup, i),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+            }
+            int partitions = partitions(consumers.get(0), config.topics().rows());
+            List<WriterLoop> loops = new ArrayList<>();
+            for (int i = 0; i < consumers.size(); i++) {
+                loops.add(WriterLoop.create(consumerGroup + "-" + i, config, rules, partitions, consumers.get(i),
+                    producer, stop, counters));
+            }
+            WriterTuning tuning = config.tuning();
+            RetryPolicy policy = new RetryPolicy(tuning.retryInitialBackoff(), tuning.retryMaxBackoff(),
+                tuning.retryDeadline());
+            CheckpointLoop checkpoints = new CheckpointLoop(new Checkpointer(group.id(), partitions, rules),
+                new StorageConnection(config.storage(), consumerGroup + "-checkpoint"),
+                new Retrier(policy, stop, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()), stop,
+                counters, tuning.checkpointInterval());
+            StorageWriter writer = new StorageWriter(config, consumerGroup, stop, counters, loops, checkpoints,
+                producer);
+            writer.startThreads();
+            LOG.info("Storage writer of group {} started: consumer group {}, {} threads, {} partitions", group.id(),
+                consumerGroup, config.threads(), partitions);
+            return writer;
+        } catch (RuntimeException e) {
+            for (KafkaConsumer<byte[], byte[]> consumer : consumers) {
+                consumer.close(Duration.ZERO);
+            }
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    private void startThreads() {
+        for (int i = 0; i < loops.size(); i++) {
+            WriterLoop loop = loops.get(i);
+            threads.add(thread(loop.committer(), consumerGroup + "-" + i + "-commit"));
+            threads.add(thread(loop, consumerGroup + "-" + i + "-poll"));
+        }
+        threads.add(thread(checkpoints, consumerGroup + "-checkpoint"));
+        threads.forEach(Thread::start);
+    }
+
+    private static Thread thread(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** The Kafka consumer group of the writers of this group. */
+    public String consumerGroup() {
+        return consumerGroup;
+    }
+
+    /** The sync rules group written. */
+    public long groupId() {
+        return config.groupId();
+    }
+
+    /** The counters so far. */
+    public WriterStats stats() {
+        return counters.snapshot();
+    }
+
+    /** The first fatal failure, if the writer stopped because of one. */
+    public Optional<Throwable> failure() {
+        for (WriterLoop loop : loops) {
+            if (loop.failure().isPresent()) {
+                return loop.failure();
+            }
+        }
+        return checkpoints.failure();
+    }
+
+    /** Whether any of the writer's threads still runs. */
+    public boolean isRunning() {
+        return threads.stream().anyMatch(Thread::isAlive);
+    }
+
+    /**
+     * Stops gracefully: stops polling, commits what is evaluated and committable within the close timeout (hands
+     * the rest back: the next owner resumes from the stored offsets), commits offsets to Kafka, leaves the group.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        stop.stop();
+        loops.forEach(WriterLoop::wakeup);
+        long deadline = System.nanoTime() + config.tuning().closeTimeout().plusSeconds(15).toNanos();
+        for (Thread thread : threads) {
+            try {
+                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                if (thread.isAlive()) {
+                    LOG.warn("{} did not stop in time; interrupting it", thread.getName());
+                    thread.interrupt();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        producer.close(Duration.ofSeconds(5));
+        LOG.info("Storage writer of group {} closed: {}", config.groupId(), stats());
+    }
+
+    private static int partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<PartitionInfo> partitions;
+        try {
+            partitions = consumer.partitionsFor(topic);
+        } catch (KafkaException e) {
+            throw new IllegalStateException("Cannot read the partitions of " + topic, e);
+        }
+        if (partitions == null || partitions.isEmpty()) {
+            throw new IllegalStateException("Topic " + topic + " does not exist: provision the topics first");
+        }
+        return partitions.size();
+    }
+
+    private static Map<String, Object> consumerProperties(WriterConfig config, String consumerGroup, int index) {
+        Map<String, Object> properties = new HashMap<>(config.kafka());
+        properties.put(ConsumerConfig.GROUP_ID_CONFIG, consumerGroup);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(config.batchRecords(), 10_000));
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, consumerGroup + "-" + index + "-"
+            + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFL));
+        return properties;
+    }
+
+    private static Map<String, Object> producerProperties(WriterConfig config, String consumerGroup) {
+        Map<String, Object> properties = new HashMap<>(config.kafka());
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        properties.put(ProducerConfig.CLIENT_ID_CONFIG, consumerGroup + "-dead-letters-"
+            + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFL));
+        return properties;
+    }
+}

@@ -1,0 +1,17 @@
+package io.tributary.writer;
+
+/**
+ * Counters of one {@link StorageWriter} since it started (all threads), for logs and the launcher's metrics.
+ *
+ * @param recordsConsumed      records of {@code rows} committed (rows, deletes, markers, poison)
+ * @param batchesCommitted     batch transactions committed
+ * @param opsWritten           bucket ops written
+ * @param deadLettered         poison records sent to the dead-letter topic
+ * @param evaluationErrors     rows the rules selected but could not emit (e.g. a null id), logged and skipped
+ * @param retries              retried storage operations
+ * @param fencedBatches        batches rolled back because another writer had claimed their partition
+ * @param checkpointsPublished checkpoints this writer's checkpointer published
+ */
+public record WriterStats(long recordsConsumed, long batchesCommitted, long opsWritten, long deadLettered,
+                          long evaluationErrors, long retries, long fencedBatches, long checkpointsPublished) {
+}

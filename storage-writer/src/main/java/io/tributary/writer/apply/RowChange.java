@@ -1,0 +1,41 @@
+package io.tributary.writer.apply;
+
+import io.tributary.syncrules.BucketRow;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The new state of one source row after a batch: the bucket rows its newest version produces, or none (deleted,
+ * or selected by no query). Several records of one key in a batch reduce to the last one.
+ *
+ * @param key         the row's record key
+ * @param offset      the offset of the record that produced this state
+ * @param rows        the row's bucket rows, at most one per {@code (bucket, table, id)}; empty if it is in no bucket
+ * @param memberships {@link Memberships#encode(List)} of {@code rows} (computed once, off the commit path)
+ */
+public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String memberships) {
+
+    public RowChange {
+        Objects.requireNonNull(key, "key");
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must be >= 0, got " + offset);
+        }
+        rows = List.copyOf(rows);
+        Objects.requireNonNull(memberships, "memberships");
+    }
+
+    /** The row now in the buckets of {@code rows} (none if empty). */
+    public static RowChange of(SourceKey key, long offset, List<BucketRow> rows) {
+        return new RowChange(key, offset, rows, Memberships.encode(rows));
+    }
+
+    /** The row is gone (a tombstone). */
+    public static RowChange deleted(SourceKey key, long offset) {
+        return new RowChange(key, offset, List.of(), "[]");
+    }
+
+    /** Whether the row is in no bucket after this change (so {@code current_data} must not keep it). */
+    public boolean isAbsent() {
+        return rows.isEmpty();
+    }
+}

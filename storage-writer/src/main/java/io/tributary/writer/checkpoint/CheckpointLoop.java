@@ -1,0 +1,72 @@
+package io.tributary.writer.checkpoint;
+
+import io.tributary.storage.groups.Checkpoint;
+import io.tributary.writer.internals.Retrier;
+import io.tributary.writer.internals.StopSignal;
+import io.tributary.writer.internals.StorageConnection;
+import io.tributary.writer.internals.StoppedException;
+import io.tributary.writer.internals.WriterCounters;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link Checkpointer} every {@code interval} on its own thread and connection until stopped. Retriable
+ * storage failures are retried per the writer's policy; a fatal one (or retries past the deadline) ends the loop
+ * with {@link #failure()} set. One per writer process; several processes may run one for the same group.
+ */
+public final class CheckpointLoop implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointLoop.class);
+
+    private final Checkpointer checkpointer;
+    private final StorageConnection storage;
+    private final Retrier retrier;
+    private final StopSignal stop;
+    private final WriterCounters counters;
+    private final Duration interval;
+    private volatile Throwable failure;
+
+    /** A loop running {@code checkpointer} on {@code storage} every {@code interval} until {@code stop}. */
+    public CheckpointLoop(Checkpointer checkpointer, StorageConnection storage, Retrier retrier, StopSignal stop,
+                          WriterCounters counters, Duration interval) {
+        this.checkpointer = checkpointer;
+        this.storage = storage;
+        this.retrier = retrier;
+        this.stop = stop;
+        this.counters = counters;
+        this.interval = interval;
+    }
+
+    /** The fatal failure that ended the loop, if any. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (stop.pause(interval)) {
+                Optional<Checkpoint> published = retrier.call("checkpoint", () -> checkpointer.advance(storage.get()),
+                    (e, attempt, backoff) -> {
+                        counters.retried();
+                        storage.resetIfBroken();
+                    });
+                if (published.isPresent()) {
+                    counters.checkpointPublished();
+                    LOG.debug("Checkpoint published: {}", published.get());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (StoppedException e) {
+            LOG.debug("Checkpoint loop stopped: {}", e.getMessage());
+        } catch (Exception | Error e) {
+            failure = e;
+            LOG.error("Checkpoint loop failed", e);
+        } finally {
+            storage.close();
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.tributary.writer.checkpoint;
+
+import io.tributary.topics.messages.Lsn;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Which checkpoint a group may publish, from its seals and table readiness. Pure and thread-safe.
+ *
+ * <h2>The argument</h2>
+ * A record of partition {@code p} belongs to epoch {@code k} if the next barrier after it in {@code p} is barrier
+ * {@code k}. Writers keep two rules:
+ * <ol>
+ *   <li><b>Seal:</b> the transaction committing the last records before barrier {@code k} of {@code p} inserts
+ *       seal {@code (p, k, L_k, m)}, {@code m} being {@code p}'s highest op id so far, so every op of {@code p} of
+ *       epoch {@code <= k} is {@code <= m} and committed.</li>
+ *   <li><b>Aligned barriers:</b> after sealing {@code s} in {@code p}, a writer allocates op ids for later records
+ *       only once every partition's newest seal is {@code >= s}. Op ids come from one sequence with
+ *       {@code CACHE 1}, so an id allocated after another allocation returned is larger.</li>
+ * </ol>
+ * Take {@code k} such that <em>every</em> partition has a seal at exactly {@code k}, and
+ * {@code C = max over p of m(p, k)}. Every op of epoch {@code <= k} is {@code <= C} and committed (rule 1). An op
+ * of epoch {@code > k} in partition {@code r} comes after {@code r}'s seal of {@code k}, so it was allocated after
+ * every partition had sealed {@code >= k}, hence after each partition's seal of {@code k} committed, hence after
+ * every op of epoch {@code <= k} was allocated: it is {@code > C} (rule 2). So the ops {@code <= C} are exactly the
+ * ops of epochs {@code <= k}, all committed: the source state at {@code L_k}. Requiring a seal at exactly
+ * {@code k} in every partition (not just {@code >= k}) matters after compaction: a replayed partition may jump
+ * from barrier 3 to barrier 9, and its records between them were allocated under the rule for epoch 4 only.
+ * Checkpoints move forward only ({@link #latestCommonEpoch} looks above the current epoch), and {@code C} is
+ * monotonic because each partition's highest op id is.
+ *
+ * <h2>Table gating</h2>
+ * A table the group reads may be in a checkpoint at {@code (k, L_k)} only when its newest snapshot window is ready
+ * in every partition before barrier {@code k} ({@code readyAfterEpoch < k}) and {@code L_k >= } the window's high
+ * watermark there. Both conditions only get easier with larger {@code k}, so if the newest common epoch is held,
+ * every older one is too.
+ */
+public final class CheckpointMath {
+
+    private CheckpointMath() {
+    }
+
+    /**
+     * The newest epoch above {@code above} sealed in every partition {@code 0..partitions-1}, with the largest
+     * op id reported at its seals and its LSN.
+     */
+    public static Optional<EpochCandidate> latestCommonEpoch(Collection<SealRow> seals, int partitions,
+                                                             long above) {
+        requirePartitions(partitions);
+        TreeMap<Long, BitSet> sealedBy = new TreeMap<>();
+        Map<Long, Long> maxOpId = new HashMap<>();
+        Map<Long, Lsn> lsn = new HashMap<>();
+        for (SealRow seal : seals) {
+            if (seal.epoch() <= above || seal.partition() >= partitions) {
+                continue;
+            }
+            sealedBy.computeIfAbsent(seal.epoch(), e -> new BitSet(partitions)).set(seal.partition());
+            maxOpId.merge(seal.epoch(), seal.maxOpId(), Math::max);
+            lsn.merge(seal.epoch(), seal.lsn(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+        }
+        for (Map.Entry<Long, BitSet> epoch : sealedBy.descendingMap().entrySet()) {
+            if (epoch.getValue().cardinality() == partitions) {
+                long k = epoch.getKey();
+                return Optional.of(new EpochCandidate(k, lsn.get(k), maxOpId.get(k)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why {@code candidate} may not be published yet (the first table and partition holding it), or empty if it may.
+     */
+    public static Optional<String> heldBy(EpochCandidate candidate, Collection<RequiredTable> tables,
+                                          Collection<TableReadiness> readiness, int partitions) {
+        requirePartitions(partitions);
+        Map<String, TableReadiness> byTableAndPartition = new HashMap<>();
+        for (TableReadiness ready : readiness) {
+            byTableAndPartition.put(key(ready.table().schema(), ready.table().name(), ready.partition()), ready);
+        }
+        for (RequiredTable table : tables) {
+            for (int p = 0; p < partitions; p++) {
+                TableReadiness ready = byTableAndPartition.get(key(table.table().schema(), table.table().name(), p));
+                if (ready == null || !ready.windowId().equals(table.windowId())) {
+                    return Optional.of("table " + table.table() + " (window " + table.windowId()
+                        + ") is not ready in partition " + p);
+                }
+                if (ready.readyAfterEpoch() >= candidate.epoch()) {
+                    return Optional.of("table " + table.table() + " became ready in partition " + p + " after epoch "
+                        + candidate.epoch());
+                }
+                if (candidate.lsn().isBefore(ready.highWatermark())) {
+                    return Optional.of("table " + table.table() + " is consistent from " + ready.highWatermark()
+                        + " in partition " + p + ", epoch " + candidate.epoch() + " ends at " + candidate.lsn());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The smallest newest seal over partitions {@code 0..partitions-1}, given each partition's newest sealed epoch;
+     * {@code -1} if some partition has sealed nothing yet. A writer that sealed {@code s} may allocate op ids for
+     * later records iff this is {@code >= s}.
+     */
+    public static long minNewestSeal(Map<Integer, Long> newestSealByPartition, int partitions) {
+        requirePartitions(partitions);
+        long min = Long.MAX_VALUE;
+        for (int p = 0; p < partitions; p++) {
+            Long newest = newestSealByPartition.get(p);
+            if (newest == null) {
+                return -1;
+            }
+            min = Math.min(min, newest);
+        }
+        return min;
+    }
+
+    private static String key(String schema, String name, int partition) {
+        return partition + "\u0000" + schema + "\u0000" + name;
+    }
+
+    private static void requirePartitions(int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.tributary.writer.checkpoint;
+
+import io.tributary.storage.checkpoint.Checkpoints;
+import io.tributary.storage.groups.Checkpoint;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.TableId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes a group's checkpoint when it can advance ({@link CheckpointMath}): in one short transaction of its
+ * own, reads the seals above the current checkpoint, the tables the group reads and their readiness, and moves
+ * {@code sync_rules.checkpoint_*} forward with a compare-and-set ({@code checkpoint_epoch < k}), notifying
+ * {@value Checkpoints#CHANNEL}. Any number of checkpointers may run for one group: updates are monotonic, so
+ * concurrent ones are harmless. Then prunes seals below the published epoch.
+ *
+ * <p>Not thread-safe: one per thread; the connection (auto-commit off) is the caller's.
+ */
+public final class Checkpointer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Checkpointer.class);
+
+    private static final String CURRENT = "SELECT checkpoint_epoch FROM tributary.sync_rules WHERE group_id = ?";
+    private static final String SEALS = "SELECT partition, epoch, lsn::text, max_op_id FROM tributary.sealed_epochs"
+        + " WHERE group_id = ? AND epoch > ?";
+    private static final String TABLES = "SELECT DISTINCT ON (table_schema, table_name) table_schema, table_name,"
+        + " window_id FROM tributary.source_tables ORDER BY table_schema, table_name, started_at DESC, window_id DESC";
+    private static final String READINESS = "SELECT partition, table_schema, table_name, window_id,"
+        + " high_watermark::text, ready_after_epoch FROM tributary.table_readiness WHERE group_id = ?";
+    private static final String PUBLISH = "UPDATE tributary.sync_rules SET checkpoint_op_id = ?,"
+        + " checkpoint_lsn = ?::pg_lsn, checkpoint_epoch = ?, checkpoint_at = now()"
+        + " WHERE group_id = ? AND (checkpoint_epoch IS NULL OR checkpoint_epoch < ?)";
+    private static final String NOTIFY = "SELECT pg_notify('" + Checkpoints.CHANNEL + "', ?)";
+    private static final String PRUNE = "DELETE FROM tributary.sealed_epochs WHERE group_id = ? AND epoch < ?";
+
+    private final long groupId;
+    private final int partitions;
+    private final SyncRules rules;
+    private String lastHeldBy = "";
+
+    /** A checkpointer of group {@code groupId}, whose rules are {@code rules}, over {@code partitions} partitions. */
+    public Checkpointer(long groupId, int partitions, SyncRules rules) {
+        this.groupId = groupId;
+        this.partitions = partitions;
+        this.rules = Objects.requireNonNull(rules, "rules");
+    }
+
+    /**
+     * Publishes the newest checkpoint the group may have, if it is newer than the current one.
+     *
+     * @return the checkpoint this call published, empty if none (nothing new, held by a table, or another
+     *         checkpointer was first)
+     */
+    public Optional<Checkpoint> advance(Connection connection) throws SQLException {
+        Optional<Checkpoint> published;
+        long epoch;
+        try {
+            long current = currentEpoch(connection);
+            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(seals(connection, current),
+                partitions, current);
+            if (candidate.isEmpty()) {
+                connection.commit();
+                return Optional.empty();
+            }
+            Optional<String> heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection),
+                readiness(connection), partitions);
+            if (heldBy.isPresent()) {
+                connection.commit();
+                logHeld(heldBy.get());
+                return Optional.empty();
+            }
+            logHeld("");
+            published = publish(connection, candidate.get());
+            epoch = candidate.get().epoch();
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        }
+        if (published.isPresent()) {
+            prune(connection, epoch);
+        }
+        return published;
+    }
+
+    private long currentEpoch(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(CURRENT)) {
+            select.setLong(1, groupId);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("Sync rules group " + groupId + " does not exist", "02000");
+                }
+                long epoch = rs.getLong(1);
+                return rs.wasNull() ? -1 : epoch;
+            }
+        }
+    }
+
+    private List<SealRow> seals(Connection connection, long above) throws SQLException {
+        List<SealRow> seals = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(SEALS)) {
+            select.setLong(1, groupId);
+            select.setLong(2, above);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    seals.add(new SealRow(rs.getInt(1), rs.getLong(2), Lsn.parse(rs.getString(3)), rs.getLong(4)));
+                }
+            }
+        }
+        return seals;
+    }
+
+    private List<RequiredTable> requiredTables(Connection connection) throws SQLException {
+        List<RequiredTable> tables = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(TABLES);
+             ResultSet rs = select.executeQuery()) {
+            while (rs.next()) {
+                TableId table = TableId.of(rs.getString(1), rs.getString(2));
+                if (rules.reads(table.schema() + "." + table.name())) {
+                    tables.add(new RequiredTable(table, rs.getString(3)));
+                }
+            }
+        }
+        return tables;
+    }
+
+    private List<TableReadiness> readiness(Connection connection) throws SQLException {
+        List<TableReadiness> readiness = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(READINESS)) {
+            select.setLong(1, groupId);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    readiness.add(new TableReadiness(rs.getInt(1), TableId.of(rs.getString(2), rs.getString(3)),
+                        rs.getString(4), Lsn.parse(rs.getString(5)), rs.getLong(6)));
+                }
+            }
+        }
+        return readiness;
+    }
+
+    private Optional<Checkpoint> publish(Connection connection, EpochCandidate candidate) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(PUBLISH)) {
+            update.setLong(1, candidate.opId());
+            update.setString(2, candidate.lsn().toString());
+            update.setLong(3, candidate.epoch());
+            update.setLong(4, groupId);
+            update.setLong(5, candidate.epoch());
+            if (update.executeUpdate() == 0) {
+                return Optional.empty();
+            }
+        }
+        try (PreparedStatement notify = connection.prepareStatement(NOTIFY)) {
+            notify.setString(1, Long.toString(groupId));
+            notify.executeQuery().close();
+        }
+        return Optional.of(new Checkpoint(candidate.opId(), candidate.lsn().toString(), candidate.epoch()));
+    }
+
+    private void prune(Connection connection, long epoch) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(PRUNE)) {
+            delete.setLong(1, groupId);
+            delete.setLong(2, epoch);
+            delete.executeUpdate();
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        }
+    }
+
+    private void logHeld(String heldBy) {
+        if (!heldBy.equals(lastHeldBy)) {
+            if (heldBy.isEmpty()) {
+                LOG.info("Group {}: checkpoints advance again", groupId);
+            } else {
+                LOG.info("Group {}: checkpoint held: {}", groupId, heldBy);
+            }
+            lastHeldBy = heldBy;
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.tributary.writer.checkpoint;
+
+import io.tributary.topics.messages.Lsn;
+import java.util.Objects;
+
+/**
+ * One row of {@code sealed_epochs}: partition {@code partition} committed every record before barrier
+ * {@code epoch}, whose LSN is {@code lsn}, and its highest op id then was {@code maxOpId}.
+ *
+ * @param partition the partition of {@code rows}
+ * @param epoch     the sealed epoch
+ * @param lsn       the barrier's LSN
+ * @param maxOpId   the partition's highest op id when it sealed the epoch ({@code 0} if none yet)
+ */
+public record SealRow(int partition, long epoch, Lsn lsn, long maxOpId) {
+
+    public SealRow {
+        if (partition < 0 || epoch < 0 || maxOpId < 0) {
+            throw new IllegalArgumentException("Invalid seal: partition " + partition + ", epoch " + epoch
+                + ", max op id " + maxOpId);
+        }
+        Objects.requireNonNull(lsn, "lsn");
+    }
+}

@@ -1,0 +1,87 @@
+package io.tributary.writer.consume;
+
+import io.tributary.syncrules.EvaluationResult;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.codec.MessageFormatException;
+import io.tributary.topics.codec.RecordPosition;
+import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.ResolvedDelete;
+import io.tributary.topics.messages.ResolvedRow;
+import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.TableReady;
+import io.tributary.topics.messages.TableTruncate;
+import io.tributary.writer.apply.BatchBuilder;
+import io.tributary.writer.apply.SourceKey;
+import io.tributary.writer.internals.WriterCounters;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decodes a record of {@code rows}, evaluates the sync rules on rows and adds the outcome to a partition's
+ * {@link BatchBuilder}. A record that cannot be decoded, or a row the rules cannot evaluate at all (not a JSON
+ * object), is poison: it is dead-lettered and consumed as a no-op, and processing continues. Rows the rules
+ * select but cannot emit (e.g. a null id) are counted and logged; the row's other buckets still apply.
+ *
+ * <p>Thread-safe if its parts are (rules, sink and counters are); used by poll threads.
+ */
+final class RecordEvaluator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecordEvaluator.class);
+
+    private final SyncRules rules;
+    private final DeadLetterSink deadLetters;
+    private final WriterCounters counters;
+
+    RecordEvaluator(SyncRules rules, DeadLetterSink deadLetters, WriterCounters counters) {
+        this.rules = rules;
+        this.deadLetters = deadLetters;
+        this.counters = counters;
+    }
+
+    /**
+     * Adds {@code record} to {@code builder}.
+     *
+     * @return whether the builder's batch is now complete
+     */
+    boolean add(BatchBuilder builder, ConsumerRecord<byte[], byte[]> record) {
+        long offset = record.offset();
+        try {
+            RowsMessage message = TopicCodec.ROWS.decode(record);
+            if (message instanceof ResolvedRow row) {
+                String table = row.table().schema() + "." + row.table().name();
+                if (!rules.reads(table)) {
+                    return builder.addSkipped(offset, Optional.empty());
+                }
+                EvaluationResult result = rules.evaluate(table, row.row().json());
+                if (result.hasErrors()) {
+                    counters.evaluationErrors(result.errors().size());
+                    LOG.warn("{}-{}@{}: {}", record.topic(), record.partition(), offset, result.errors());
+                }
+                return builder.addRow(key(record), offset, result.rows());
+            } else if (message instanceof ResolvedDelete) {
+                return builder.addDelete(key(record), offset);
+            } else if (message instanceof Barrier barrier) {
+                return builder.addBarrier(barrier, offset);
+            } else if (message instanceof TableReady ready) {
+                return builder.addTableReady(ready, offset);
+            } else if (message instanceof TableTruncate truncate) {
+                return builder.addTruncate(truncate, offset);
+            }
+            throw new IllegalStateException("Unknown rows message " + message.getClass().getName());
+        } catch (MessageFormatException | IllegalArgumentException e) {
+            counters.deadLettered();
+            return builder.addSkipped(offset, Optional.of(deadLetters.send(record, e)));
+        }
+    }
+
+    private static SourceKey key(ConsumerRecord<byte[], byte[]> record) {
+        if (record.key() == null || record.key().length == 0) {
+            throw new MessageFormatException(RecordPosition.of(record),
+                "row record without key", null);
+        }
+        return SourceKey.of(record.key());
+    }
+}

@@ -1,0 +1,337 @@
+package io.tributary.writer.consume;
+
+import io.tributary.syncrules.SyncRules;
+import io.tributary.writer.WriterConfig;
+import io.tributary.writer.WriterTuning;
+import io.tributary.writer.apply.BatchApplier;
+import io.tributary.writer.apply.PreparedBatch;
+import io.tributary.writer.checkpoint.SealGate;
+import io.tributary.writer.internals.Retrier;
+import io.tributary.writer.internals.RetryPolicy;
+import io.tributary.writer.internals.StopSignal;
+import io.tributary.writer.internals.StorageConnection;
+import io.tributary.writer.internals.WriterCounters;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The poll side of one writer loop: one Kafka consumer of the group's consumer group over {@code rows}, on its
+ * own thread, feeding its {@link Committer}.
+ *
+ * <p>Offsets live in storage, not Kafka: on assignment each partition is {@link PartitionClaims claimed} (fencing
+ * token bumped) and the consumer seeks to the stored offset; records below it are skipped. Offsets are also
+ * committed to Kafka after the storage commits (asynchronously, best effort) so lag-based autoscalers see progress.
+ *
+ * <p>Backpressure: each partition has at most {@code queuedBatches} batches waiting for the committer plus one
+ * complete batch and the rest of one poll staged here; beyond that the partition is paused, and resumed once it
+ * has room. A partition waiting for the aligned-barrier gate therefore only pauses itself.
+ *
+ * <p>Not thread-safe: {@link #run()} on one thread; {@link #wakeup()} from any.
+ */
+public final class WriterLoop implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WriterLoop.class);
+    private static final Duration HAND_OVER_WAIT = Duration.ofSeconds(10);
+
+    private final String name;
+    private final long groupId;
+    private final String topic;
+    private final Consumer<byte[], byte[]> consumer;
+    private final Committer committer;
+    private final RecordEvaluator evaluator;
+    private final StorageConnection control;
+    private final Retrier retrier;
+    private final StopSignal stop;
+    private final WriterCounters counters;
+    private final int batchRecords;
+    private final int queuedBatches;
+    private final Duration pollTimeout;
+    private final Duration closeTimeout;
+    private final Map<TopicPartition, PartitionState> states = new HashMap<>();
+    private volatile Throwable failure;
+
+    WriterLoop(String name, long groupId, String topic, Consumer<byte[], byte[]> consumer, Committer committer,
+               RecordEvaluator evaluator, StorageConnection control, Retrier retrier, StopSignal stop,
+               WriterCounters counters, int batchRecords, int queuedBatches, Duration pollTimeout,
+               Duration closeTimeout) {
+        this.name = name;
+        this.groupId = groupId;
+        this.topic = topic;
+        this.consumer = consumer;
+        this.committer = committer;
+        this.evaluator = evaluator;
+        this.control = control;
+        this.retrier = retrier;
+        this.stop = stop;
+        this.counters = counters;
+        this.batchRecords = batchRecords;
+        this.queuedBatches = queuedBatches;
+        this.pollTimeout = pollTimeout;
+        this.closeTimeout = closeTimeout;
+    }
+
+    /**
+     * A loop of group {@code config.groupId()} over {@code partitions} partitions of {@code rows}, polling with
+     * {@code consumer} (configured for the group, not yet subscribed) and dead-lettering with {@code producer}.
+     * Run {@link #committer()} and then the loop itself on two threads of their own.
+     */
+    public static WriterLoop create(String name, WriterConfig config, SyncRules rules, int partitions,
+                                    Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
+                                    StopSignal stop, WriterCounters counters) {
+        WriterTuning tuning = config.tuning();
+        RetryPolicy policy = new RetryPolicy(tuning.retryInitialBackoff(), tuning.retryMaxBackoff(),
+            tuning.retryDeadline());
+        Committer committer = new Committer(new BatchApplier(config.groupId()),
+            new SealGate(config.groupId(), partitions), new StorageConnection(config.storage(), name + "-commit"),
+            new Retrier(policy, stop, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()), counters,
+            tuning.gateRecheck());
+        RecordEvaluator evaluator = new RecordEvaluator(rules,
+            new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId()), counters);
+        return new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
+            new StorageConnection(config.storage(), name + "-claim"),
+            new Retrier(policy, stop, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()), stop,
+            counters, config.batchRecords(), tuning.queuedBatches(), tuning.pollTimeout(), tuning.closeTimeout());
+    }
+
+    /** The committer half of the loop, to run on its own thread. */
+    public Runnable committer() {
+        return committer;
+    }
+
+    /** The fatal failure that ended the loop (its own or its committer's), if any. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure).or(committer::failure);
+    }
+
+    /** Interrupts a blocking poll, e.g. at shutdown. */
+    public void wakeup() {
+        consumer.wakeup();
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(topic), new Rebalance());
+            while (!stop.isStopped()) {
+                if (committer.failure().isPresent()) {
+                    return;
+                }
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(pollTimeout);
+                } catch (WakeupException e) {
+                    continue;
+                }
+                stage(records);
+                for (PartitionState state : states.values()) {
+                    pump(state);
+                }
+                commitToKafka(false);
+            }
+            finish();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception | Error e) {
+            if (!stop.isStopped() || !(e instanceof WakeupException)) {
+                failure = e;
+                LOG.error("{}: writer loop failed", name, e);
+            }
+        } finally {
+            stop.stop();
+            try {
+                committer.drain(Duration.ofSeconds(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                consumer.close();
+            } catch (KafkaException e) {
+                LOG.warn("{}: closing the consumer failed: {}", name, e.toString());
+            }
+            control.close();
+        }
+    }
+
+    private void stage(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition partition : records.partitions()) {
+            PartitionState state = states.get(partition);
+            if (state == null || !state.isLive()) {
+                continue;
+            }
+            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+                if (record.offset() >= state.nextToRead) {
+                    state.staged.add(record);
+                    state.nextToRead = record.offset() + 1;
+                }
+            }
+        }
+    }
+
+    /** Moves a partition's staged records into batches and batches to the committer, as far as there is room. */
+    private void pump(PartitionState state) {
+        if (!state.isLive()) {
+            if (state.isFenced() && !state.paused) {
+                state.staged.clear();
+                consumer.pause(List.of(state.topicPartition()));
+                state.paused = true;
+            }
+            return;
+        }
+        while (true) {
+            if (state.ready.isPresent()) {
+                if (committer.queued(state) >= queuedBatches) {
+                    break;
+                }
+                committer.submit(state, state.ready.get());
+                state.ready = Optional.empty();
+            }
+            ConsumerRecord<byte[], byte[]> record = state.staged.poll();
+            if (record == null) {
+                break;
+            }
+            if (evaluator.add(state.builder, record)) {
+                state.ready = Optional.of(state.builder.take());
+            }
+        }
+        if (state.ready.isEmpty() && !state.builder.isEmpty() && committer.queued(state) == 0) {
+            committer.submit(state, state.builder.take());
+        }
+        boolean full = state.ready.isPresent() || !state.staged.isEmpty();
+        if (full && !state.paused) {
+            consumer.pause(List.of(state.topicPartition()));
+            state.paused = true;
+        } else if (!full && state.paused) {
+            consumer.resume(List.of(state.topicPartition()));
+            state.paused = false;
+        }
+    }
+
+    /** Graceful end: submits what is evaluated, lets the committer finish, commits offsets to Kafka. */
+    private void finish() throws InterruptedException {
+        for (PartitionState state : states.values()) {
+            if (!state.isLive()) {
+                continue;
+            }
+            state.ready.ifPresent(batch -> committer.submit(state, batch));
+            state.ready = Optional.empty();
+            if (!state.builder.isEmpty()) {
+                PreparedBatch partial = state.builder.take();
+                committer.submit(state, partial);
+            }
+        }
+        if (!committer.drain(closeTimeout)) {
+            LOG.warn("{}: in-flight commits did not finish within {}; they are handed back", name, closeTimeout);
+        }
+        commitToKafka(true);
+    }
+
+    private void commitToKafka(boolean sync) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionState state : states.values()) {
+            long committed = state.committedOffset();
+            if (committed > state.kafkaCommitted) {
+                offsets.put(state.topicPartition(), new OffsetAndMetadata(committed));
+                state.kafkaCommitted = committed;
+            }
+        }
+        commitToKafka(offsets, sync);
+    }
+
+    private void commitToKafka(Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            if (sync) {
+                consumer.commitSync(offsets);
+            } else {
+                consumer.commitAsync(offsets, (committed, e) -> {
+                    if (e != null) {
+                        LOG.debug("{}: Kafka offset commit failed (storage holds the offsets): {}", name, e.toString());
+                    }
+                });
+            }
+        } catch (KafkaException e) {
+            LOG.debug("{}: Kafka offset commit failed (storage holds the offsets): {}", name, e.toString());
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+            for (PartitionState state : end(partitions)) {
+                if (state.committedOffset() > state.kafkaCommitted) {
+                    offsets.put(state.topicPartition(), new OffsetAndMetadata(state.committedOffset()));
+                }
+            }
+            commitToKafka(offsets, true);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            end(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            for (TopicPartition partition : partitions) {
+                PartitionClaim claim;
+                try {
+                    claim = retrier.call("claim of " + partition,
+                        () -> PartitionClaims.claim(control.get(), groupId, partition.partition()),
+                        (e, attempt, backoff) -> {
+                            counters.retried();
+                            control.resetIfBroken();
+                        });
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new WakeupException();
+                } catch (Exception e) {
+                    throw new KafkaException("Claiming " + partition + " for group " + groupId + " failed", e);
+                }
+                PartitionState state = new PartitionState(partition, groupId, claim, batchRecords);
+                states.put(partition, state);
+                consumer.seek(partition, claim.nextOffset());
+                LOG.info("{}: claimed {} (token {}) at offset {}, sealed epoch {}", name, partition,
+                    claim.fencingToken(), claim.nextOffset(), claim.sealedEpoch());
+            }
+        }
+
+        private List<PartitionState> end(Collection<TopicPartition> partitions) {
+            List<PartitionState> ended = new ArrayList<>();
+            for (TopicPartition partition : partitions) {
+                PartitionState state = states.remove(partition);
+                if (state == null) {
+                    continue;
+                }
+                state.deactivate();
+                try {
+                    committer.forget(state, HAND_OVER_WAIT);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                ended.add(state);
+            }
+            return ended;
+        }
+    }
+}

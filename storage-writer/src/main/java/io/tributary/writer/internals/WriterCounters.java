@@ -1,0 +1,55 @@
+package io.tributary.writer.internals;
+
+import io.tributary.writer.WriterStats;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The live counters behind {@link WriterStats}. Thread-safe. */
+public final class WriterCounters {
+
+    private final LongAdder recordsConsumed = new LongAdder();
+    private final LongAdder batchesCommitted = new LongAdder();
+    private final LongAdder opsWritten = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final LongAdder evaluationErrors = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+    private final LongAdder fencedBatches = new LongAdder();
+    private final LongAdder checkpointsPublished = new LongAdder();
+
+    /** A batch of {@code records} records with {@code ops} ops committed. */
+    public void committed(int records, int ops) {
+        recordsConsumed.add(records);
+        batchesCommitted.increment();
+        opsWritten.add(ops);
+    }
+
+    /** A poison record was dead-lettered. */
+    public void deadLettered() {
+        deadLettered.increment();
+    }
+
+    /** A row produced {@code count} evaluation errors. */
+    public void evaluationErrors(int count) {
+        evaluationErrors.add(count);
+    }
+
+    /** A storage operation is retried. */
+    public void retried() {
+        retries.increment();
+    }
+
+    /** A batch was fenced off. */
+    public void fenced() {
+        fencedBatches.increment();
+    }
+
+    /** A checkpoint was published. */
+    public void checkpointPublished() {
+        checkpointsPublished.increment();
+    }
+
+    /** The current values. */
+    public WriterStats snapshot() {
+        return new WriterStats(recordsConsumed.sum(), batchesCommitted.sum(), opsWritten.sum(), deadLettered.sum(),
+            evaluationErrors.sum(), retries.sum(), fencedBatches.sum(), checkpointsPublished.sum());
+    }
+}
