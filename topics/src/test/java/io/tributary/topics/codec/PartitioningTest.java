@@ -20,6 +20,7 @@ import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.SnapshotRow;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskPriority;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -76,7 +77,7 @@ class PartitioningTest {
     void markersGoToEveryPartitionUnderTheirOwnKeys() {
         List<ProducerRecord<byte[], byte[]>> records = TopicCodec.CHANGES.recordsToEveryPartition("c", 4, BARRIER);
         assertThat(records).extracting(ProducerRecord::partition).containsExactly(0, 1, 2, 3);
-        assertThat(records.stream().map(r -> new String(r.key(), java.nio.charset.StandardCharsets.UTF_8)))
+        assertThat(records.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)))
             .containsExactly("[1,\"m\",\"barrier\",0]", "[1,\"m\",\"barrier\",1]", "[1,\"m\",\"barrier\",2]",
                 "[1,\"m\",\"barrier\",3]");
     }

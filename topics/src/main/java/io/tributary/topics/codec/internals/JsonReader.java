@@ -2,6 +2,7 @@ package io.tributary.topics.codec.internals;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.PgSnapshot;
@@ -25,9 +26,18 @@ public final class JsonReader implements AutoCloseable {
         this.parser = parser;
     }
 
-    /** A reader over {@code input}. */
+    /**
+     * A reader over {@code input}, which must be UTF-8.
+     *
+     * @throws MalformedInput if Jackson detects another encoding (UTF-16 or UTF-32)
+     */
     public static JsonReader of(byte[] input) throws IOException {
-        return new JsonReader(input, JsonSupport.FACTORY.createParser(input));
+        JsonParser parser = JsonSupport.FACTORY.createParser(input);
+        if (!(parser instanceof UTF8StreamJsonParser)) {
+            parser.close();
+            throw new MalformedInput("not UTF-8 JSON (the bytes look like UTF-16 or UTF-32)");
+        }
+        return new JsonReader(input, parser);
     }
 
     /** Advances one token; the end of input is malformed here. */
