@@ -60,9 +60,10 @@ public final class SourceCatalog {
          GROUP BY i.indexrelid, i.indisprimary, i.indisreplident""";
 
     private static final String ESTIMATE = """
+        WITH leaves AS (SELECT relid FROM pg_partition_tree(?::oid) WHERE isleaf)
         SELECT sum(greatest(c.reltuples, 0)), bool_and(c.reltuples < 0)
-          FROM pg_partition_tree(?::oid) p JOIN pg_class c ON c.oid = p.relid
-         WHERE p.isleaf""";
+          FROM pg_class c
+         WHERE c.oid IN (SELECT relid FROM leaves) OR c.oid = ?::oid AND NOT EXISTS (SELECT 1 FROM leaves)""";
 
     private final Connection connection;
 
@@ -190,6 +191,7 @@ public final class SourceCatalog {
     private OptionalLong estimate(long oid) throws SQLException {
         try (PreparedStatement s = connection.prepareStatement(ESTIMATE)) {
             s.setLong(1, oid);
+            s.setLong(2, oid);
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next() || rs.getBoolean(2)) {
                     return OptionalLong.empty();
