@@ -1,0 +1,31 @@
+package io.tributary.writer.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.syncrules.BucketRow;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MembershipsTest {
+
+    @Test
+    void membershipsRoundTripWithAwkwardCharacters() {
+        List<BucketRow> rows = List.of(new BucketRow("by_user[\"u\\\"1\"]", "to\tdos", "id,\n1", "{}"),
+            new BucketRow("global[]", "lists", "é", "{}"));
+
+        assertThat(Memberships.decode(Memberships.encode(rows))).containsExactly(
+            new Membership("by_user[\"u\\\"1\"]", "to\tdos", "id,\n1"), new Membership("global[]", "lists", "é"));
+    }
+
+    @Test
+    void noMembershipsIsAnEmptyArray() {
+        assertThat(Memberships.encode(List.of())).isEqualTo("[]");
+        assertThat(Memberships.decode("[]")).isEmpty();
+    }
+
+    @Test
+    void aCorruptValueIsRejected() {
+        assertThatThrownBy(() -> Memberships.decode("[[\"b\",\"t\"]]")).isInstanceOf(IllegalArgumentException.class);
+    }
+}

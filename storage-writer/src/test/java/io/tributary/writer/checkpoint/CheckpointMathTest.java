@@ -1,0 +1,119 @@
+package io.tributary.writer.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.TableId;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CheckpointMathTest {
+
+    private static final TableId TODOS = TableId.of("public", "todos");
+
+    @Test
+    void theNewestEpochSealedInEveryPartitionWins() {
+        List<SealRow> seals = List.of(seal(0, 4, 100, 10), seal(1, 4, 100, 12), seal(2, 4, 100, 7),
+            seal(0, 5, 200, 20), seal(1, 5, 200, 25), seal(0, 6, 300, 30));
+
+        assertThat(CheckpointMath.latestCommonEpoch(seals, 3, -1)).contains(new EpochCandidate(4, Lsn.of(100), 12));
+        assertThat(CheckpointMath.latestCommonEpoch(seals, 2, -1))
+            .contains(new EpochCandidate(5, Lsn.of(200), 25));
+    }
+
+    @Test
+    void theCheckpointOpIdIsTheLargestOpIdAnyPartitionHadAtItsSeal() {
+        List<SealRow> seals = List.of(seal(0, 4, 100, 10), seal(1, 4, 100, 42), seal(2, 4, 100, 7));
+
+        assertThat(CheckpointMath.latestCommonEpoch(seals, 3, 3)).contains(new EpochCandidate(4, Lsn.of(100), 42));
+    }
+
+    @Test
+    void onlyEpochsAboveTheCurrentCheckpointAreCandidates() {
+        List<SealRow> seals = List.of(seal(0, 4, 100, 10), seal(1, 4, 100, 12));
+
+        assertThat(CheckpointMath.latestCommonEpoch(seals, 2, 4)).isEmpty();
+    }
+
+    @Test
+    void aPartitionThatJumpedOverAnEpochHoldsThatEpochBack() {
+        List<SealRow> seals = List.of(seal(0, 3, 100, 1), seal(0, 4, 110, 2), seal(0, 9, 300, 9),
+            seal(1, 3, 100, 1), seal(1, 9, 300, 8));
+
+        assertThat(CheckpointMath.latestCommonEpoch(seals, 2, 3)).contains(new EpochCandidate(9, Lsn.of(300), 9));
+        assertThat(CheckpointMath.latestCommonEpoch(seals.subList(0, 4), 2, 3)).isEmpty();
+    }
+
+    @Test
+    void sealsOfUnknownPartitionsAreIgnored() {
+        List<SealRow> seals = List.of(seal(0, 1, 10, 1), seal(7, 2, 20, 2));
+
+        assertThat(CheckpointMath.latestCommonEpoch(seals, 1, -1)).contains(new EpochCandidate(1, Lsn.of(10), 1));
+    }
+
+    @Test
+    void aTableNotReadyInEveryPartitionHoldsTheCheckpoint() {
+        EpochCandidate candidate = new EpochCandidate(5, Lsn.of(500), 10);
+        List<RequiredTable> tables = List.of(new RequiredTable(TODOS, "w1"));
+
+        assertThat(CheckpointMath.heldBy(candidate, tables, List.of(ready(0, "w1", 100, 2)), 2))
+            .hasValueSatisfying(reason -> assertThat(reason).contains("not ready in partition 1"));
+        assertThat(CheckpointMath.heldBy(candidate, tables, List.of(ready(0, "w1", 100, 2), ready(1, "w1", 100, 4)),
+            2)).isEmpty();
+    }
+
+    @Test
+    void readinessOfAnOlderWindowDoesNotCount() {
+        EpochCandidate candidate = new EpochCandidate(5, Lsn.of(500), 10);
+
+        assertThat(CheckpointMath.heldBy(candidate, List.of(new RequiredTable(TODOS, "w2")),
+            List.of(ready(0, "w1", 100, 2)), 1)).isPresent();
+    }
+
+    @Test
+    void aTableReadyOnlyAfterTheEpochsBarrierHoldsIt() {
+        EpochCandidate candidate = new EpochCandidate(5, Lsn.of(500), 10);
+
+        assertThat(CheckpointMath.heldBy(candidate, List.of(new RequiredTable(TODOS, "w1")),
+            List.of(ready(0, "w1", 100, 5)), 1)).hasValueSatisfying(r -> assertThat(r).contains("after epoch 5"));
+    }
+
+    @Test
+    void anLsnBelowTheTablesHighWatermarkHoldsIt() {
+        EpochCandidate candidate = new EpochCandidate(5, Lsn.of(500), 10);
+        List<RequiredTable> tables = List.of(new RequiredTable(TODOS, "w1"));
+
+        assertThat(CheckpointMath.heldBy(candidate, tables, List.of(ready(0, "w1", 501, 1)), 1)).isPresent();
+        assertThat(CheckpointMath.heldBy(candidate, tables, List.of(ready(0, "w1", 500, 1)), 1)).isEmpty();
+    }
+
+    @Test
+    void withoutRequiredTablesNothingHoldsTheCheckpoint() {
+        assertThat(CheckpointMath.heldBy(new EpochCandidate(1, Lsn.of(1), 0), List.of(), List.of(), 4)).isEmpty();
+    }
+
+    @Test
+    void theGateIsTheSmallestNewestSealAndNoneUntilEveryPartitionSealed() {
+        assertThat(CheckpointMath.minNewestSeal(Map.of(0, 7L, 1, 5L, 2, 9L), 3)).isEqualTo(5);
+        assertThat(CheckpointMath.minNewestSeal(Map.of(0, 7L, 2, 9L), 3)).isEqualTo(-1);
+    }
+
+    @Test
+    void aGateAllowsPartitionsWithoutSealAndAtOrBelowTheMinimum() {
+        SealGate gate = new SealGate(1, 2);
+
+        assertThat(gate.allows(-1)).isTrue();
+        assertThat(gate.allows(0)).isFalse();
+        assertThat(Optional.of(gate.minNewestSeal())).contains(-1L);
+    }
+
+    private static SealRow seal(int partition, long epoch, long lsn, long maxOpId) {
+        return new SealRow(partition, epoch, Lsn.of(lsn), maxOpId);
+    }
+
+    private static TableReadiness ready(int partition, String window, long hw, long afterEpoch) {
+        return new TableReadiness(partition, TODOS, window, Lsn.of(hw), afterEpoch);
+    }
+}
