@@ -134,6 +134,22 @@ class MergeScenariosTest {
     }
 
     @Test
+    void rowsOfARetryArrivingAfterTheChunkIsDoneAreDropped() {
+        SourceModel db = loaded(ITEMS, 3);
+        db.openWindow(ITEMS, "w1");
+        ChunkRead first = db.readChunk(ITEMS, "w1", "w1#0", 1, 0, 10);
+        ChunkRead retry = db.readChunk(ITEMS, "w1", "w1#0", 2, 0, 10);
+        db.begin().update(ITEMS, 1, "after-both").commit();
+        db.begin().delete(ITEMS, 2).commit();
+
+        List<SnapshotRowsMessage> rows = new ArrayList<>();
+        rows.add(TablePlan.of(ITEMS, "w1", 1));
+        rows.addAll(first.messages());
+        rows.addAll(retry.messages());
+        assertEveryInterleavingConverges(db, rows, ITEMS);
+    }
+
+    @Test
     void duplicateStreamEventsAfterAnIngestRestartAreDropped() {
         SourceModel db = loaded(ITEMS, 3);
         db.openWindow(ITEMS, "w1");
