@@ -1,0 +1,56 @@
+package io.tributary.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.topics.TopicNames;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+class StreamWorkerConfigTest {
+
+    private static final Map<String, Object> KAFKA = Map.of("bootstrap.servers", "broker:9092");
+    private static final TopicNames NAMES = TopicNames.withPrefix("prod.");
+
+    @Test
+    void processingIsExactlyOnceV2() {
+        Properties properties = new StreamWorkerConfig(KAFKA, NAMES, Path.of("state"), 2).streamsProperties();
+
+        assertThat(properties.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
+        assertThat(properties.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG)).isEqualTo(2);
+        assertThat(properties.get("bootstrap.servers")).isEqualTo("broker:9092");
+    }
+
+    @Test
+    void applicationIdIsTheTopicPrefixFollowedByStreamWorkers() {
+        StreamWorkerConfig config = new StreamWorkerConfig(KAFKA, NAMES, Path.of("state"), 1);
+
+        assertThat(config.applicationId()).isEqualTo("prod.stream-workers");
+        assertThat(config.streamsProperties().get(StreamsConfig.APPLICATION_ID_CONFIG))
+            .isEqualTo("prod.stream-workers");
+    }
+
+    @Test
+    void kafkaSettingsMayNotOverrideTheGuarantee() {
+        Map<String, Object> kafka = Map.of("bootstrap.servers", "b:9092",
+            StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "at_least_once");
+
+        assertThatThrownBy(() -> new StreamWorkerConfig(kafka, NAMES, Path.of("state"), 1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("processing.guarantee");
+    }
+
+    @Test
+    void bootstrapServersAreRequired() {
+        assertThatThrownBy(() -> new StreamWorkerConfig(Map.of(), NAMES, Path.of("state"), 1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bootstrap.servers");
+    }
+
+    @Test
+    void atLeastOneThreadIsRequired() {
+        assertThatThrownBy(() -> new StreamWorkerConfig(KAFKA, NAMES, Path.of("state"), 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one thread");
+    }
+}
