@@ -1,0 +1,159 @@
+package io.tributary.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.syncrules.ExpectedBuckets;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.codec.DeadLetters;
+import io.tributary.topics.codec.RecordPosition;
+import io.tributary.topics.messages.Barrier;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+
+@RealServices
+class StorageWriterIT {
+
+    static final String RULES = """
+        bucket_definitions:
+          global:
+            data:
+              - SELECT id, title FROM lists
+          by_user:
+            parameters: SELECT request.user_id() AS user_id
+            data:
+              - SELECT id, title, v FROM todos WHERE owner = bucket.user_id
+          done:
+            data:
+              - SELECT id, v FROM todos WHERE done = true
+        """;
+
+    @Test
+    void bucketChecksumsEqualTheReferenceEvaluatorOverTheFinalRows(TestServices services) throws Exception {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        try (WriterHarness h = WriterHarness.create(services, 4, RULES);
+             StorageWriter writer = h.start(100, 2)) {
+            int version = 0;
+            for (int i = 0; i < 3_000; i++) {
+                int kind = random.nextInt(10);
+                if (kind < 6) {
+                    String id = "t" + random.nextInt(200);
+                    h.log.upsert("todos", id, "{\"id\":\"" + id + "\",\"title\":\"todo " + id + "\",\"owner\":\"u"
+                        + random.nextInt(10) + "\",\"done\":" + random.nextBoolean() + ",\"v\":" + version++ + "}");
+                } else if (kind < 8) {
+                    String id = "l" + random.nextInt(50);
+                    h.log.upsert("lists", id, "{\"id\":\"" + id + "\",\"title\":\"list " + version++ + "\"}");
+                } else {
+                    String table = random.nextBoolean() ? "todos" : "lists";
+                    List<String> ids = new ArrayList<>(h.log.rows(table).keySet());
+                    if (!ids.isEmpty()) {
+                        h.log.delete(table, ids.get(random.nextInt(ids.size())));
+                    }
+                }
+                if (i % 100 == 99) {
+                    h.log.barrier();
+                }
+            }
+            Barrier last = h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(60), List.of(writer));
+
+            List<StorageView.Op> ops = h.storage.ops();
+            ExpectedBuckets expected = h.log.expected(RULES);
+            assertThat(expected.errors()).isEmpty();
+            assertThat(StorageView.reduce(ops)).as("seed %d", seed).isEqualTo(expected.buckets());
+            assertThat(StorageView.exactlyOnceViolations(ops)).as("seed %d", seed).isEmpty();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(h.storage.checkpoint()).hasValueSatisfying(checkpoint -> {
+                    assertThat(checkpoint.epoch()).isEqualTo(last.epoch());
+                    assertThat(checkpoint.lsn()).isEqualTo(last.lsn().toString());
+                    assertThat(checkpoint.opId()).isEqualTo(ops.get(ops.size() - 1).opId());
+                });
+            });
+        }
+    }
+
+    @Test
+    void aBucketMovingUpdateEmitsRemoveThenPut(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false,\"v\":1}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u2\",\"done\":false,\"v\":2}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+
+            assertThat(h.storage.ops()).extracting(op -> op.op() + " " + op.bucket() + " " + op.rowId())
+                .containsExactly("1 by_user[\"u1\"] t1", "2 by_user[\"u1\"] t1", "1 by_user[\"u2\"] t1");
+        }
+    }
+
+    @Test
+    void aPoisonRecordIsDeadLetteredAndProcessingContinues(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 1, RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            h.log.upsert("lists", "l1", "{\"id\":\"l1\",\"title\":\"before\"}");
+            h.log.raw(0, "not a key".getBytes(StandardCharsets.UTF_8), "{not json".getBytes(StandardCharsets.UTF_8));
+            h.log.upsert("lists", "l2", "{\"id\":\"l2\",\"title\":\"after\"}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+
+            assertThat(StorageView.reduce(h.storage.ops())).isEqualTo(h.log.expected(RULES).buckets());
+            assertThat(writer.stats().deadLettered()).isEqualTo(1);
+            ConsumerRecord<byte[], byte[]> dead = readOne(h.services.kafkaProperties(), h.names.deadLetters());
+            assertThat(DeadLetters.originOf(dead)).contains(RecordPosition.of(h.names.rows(), 0, 1));
+            assertThat(DeadLetters.header(dead.headers(), DeadLetters.STAGE)).contains("storage-writer");
+            assertThat(DeadLetters.header(dead.headers(), "tributary.dlt.group"))
+                .contains(Long.toString(h.groupId));
+            assertThat(DeadLetters.header(dead.headers(), DeadLetters.ERROR_MESSAGE)).isPresent();
+        }
+    }
+
+    @Test
+    void checkpointsAdvanceOnAnIdleSourceFromBarriersAlone(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 3, RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            h.log.upsert("lists", "l1", "{\"id\":\"l1\",\"title\":\"x\"}");
+            h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            long opId = h.storage.checkpoint().orElseThrow().opId();
+            for (int i = 0; i < 3; i++) {
+                Barrier barrier = h.log.barrier();
+                h.log.flush();
+                await().atMost(Duration.ofSeconds(10))
+                    .until(() -> h.storage.checkpoint().orElseThrow().epoch() == barrier.epoch());
+            }
+            assertThat(h.storage.checkpoint().orElseThrow().opId()).isEqualTo(opId);
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> readOne(Properties kafka, String topic) {
+        Properties properties = new Properties();
+        properties.putAll(kafka);
+        properties.put("group.id", "dlt-reader-" + System.nanoTime());
+        properties.put("auto.offset.reset", "earliest");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                return !records.isEmpty();
+            });
+            assertThat(records).hasSize(1);
+            return records.get(0);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.tributary.writer;
+
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.TopicLayout;
+import io.tributary.topics.TopicNames;
+import io.tributary.topics.provision.TopicProvisioner;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+
+/** One writer test's world: a storage database with a group, fresh topics, a rows log and writer configs. */
+final class WriterHarness implements AutoCloseable {
+
+    final TestServices services;
+    final PostgresDatabase db;
+    final TopicNames names;
+    final int partitions;
+    final String rules;
+    final long groupId;
+    final RowsLog log;
+    final StorageView storage;
+
+    private WriterHarness(TestServices services, PostgresDatabase db, TopicNames names, int partitions, String rules,
+                          long groupId) {
+        this.services = services;
+        this.db = db;
+        this.names = names;
+        this.partitions = partitions;
+        this.rules = rules;
+        this.groupId = groupId;
+        this.log = new RowsLog(services.kafkaProperties(), names.rows(), partitions);
+        this.storage = new StorageView(db, groupId);
+    }
+
+    static WriterHarness create(TestServices services, int partitions, String rules) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long groupId;
+        try (Connection c = db.connect()) {
+            Migrations.migrate(c);
+            groupId = SyncRulesGroups.create(c, rules).id();
+        }
+        TopicNames names = TopicNames.withPrefix(services.topicPrefix());
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            TopicProvisioner.ensure(admin, names, TopicLayout.of(partitions, 1, (short) 1));
+        }
+        return new WriterHarness(services, db, names, partitions, rules, groupId);
+    }
+
+    /** Kafka properties for writers: fast failure detection, so rebalance tests stay short. */
+    Properties writerKafka() {
+        Properties kafka = services.kafkaProperties();
+        kafka.put("session.timeout.ms", "6000");
+        kafka.put("heartbeat.interval.ms", "500");
+        return kafka;
+    }
+
+    WriterConfig config(int batchRecords, int threads) {
+        return WriterConfig.of(writerKafka(), names, new StorageEndpoint(db.jdbcUrl(), db.user(), db.password()),
+            groupId, rules, batchRecords, threads).withTuning(WriterTuning.defaults()
+            .withCheckpointInterval(Duration.ofMillis(50)).withRetryDeadline(Duration.ofSeconds(30)));
+    }
+
+    StorageWriter start(int batchRecords, int threads) throws Exception {
+        return StorageWriter.start(config(batchRecords, threads));
+    }
+
+    /** The end offset of every partition of rows. */
+    Map<Integer, Long> endOffsets() throws Exception {
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            Map<TopicPartition, OffsetSpec> request = IntStream.range(0, partitions).boxed()
+                .collect(Collectors.toMap(p -> new TopicPartition(names.rows(), p), p -> OffsetSpec.latest()));
+            Map<Integer, Long> ends = new HashMap<>();
+            admin.listOffsets(request).all().get().forEach((tp, info) -> ends.put(tp.partition(), info.offset()));
+            return ends;
+        }
+    }
+
+    /** Waits until storage holds every record written so far. */
+    void awaitCaughtUp(Duration timeout, List<StorageWriter> writers) throws Exception {
+        log.flush();
+        Map<Integer, Long> ends = endOffsets();
+        await().atMost(timeout).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+            for (StorageWriter writer : writers) {
+                if (writer.failure().isPresent()) {
+                    throw new AssertionError("Writer failed", writer.failure().get());
+                }
+            }
+            org.assertj.core.api.Assertions.assertThat(storage.storedOffsets()).isEqualTo(ends);
+        });
+    }
+
+    @Override
+    public void close() {
+        log.close();
+    }
+}

@@ -1,0 +1,102 @@
+package io.tributary.writer.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.syncrules.BucketRow;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.writer.consume.PartitionClaim;
+import io.tributary.writer.consume.PartitionClaims;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+@RealServices
+class FencingIT {
+
+    private static final BucketRow ROW = new BucketRow("global[]", "todos", "t1", "{\"id\":\"t1\"}");
+
+    @Test
+    void aFencedZombieCannotCommit(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long group = createGroup(db);
+        try (Connection zombie = open(db); Connection owner = open(db)) {
+            PartitionClaim old = PartitionClaims.claim(zombie, group, 0);
+            PartitionClaim current = PartitionClaims.claim(owner, group, 0);
+            BatchApplier applier = new BatchApplier(group);
+
+            assertThatThrownBy(() -> applier.apply(zombie, target(group, old), batch(0)))
+                .isInstanceOf(FencedException.class);
+            assertThat(count(db, "tributary.bucket_data")).isZero();
+            assertThat(count(db, "tributary.current_data")).isZero();
+
+            ApplyResult result = applier.apply(owner, target(group, current), batch(0));
+            assertThat(result.ops()).isEqualTo(1);
+            assertThat(count(db, "tributary.bucket_data")).isEqualTo(1);
+            assertThat(current.fencingToken()).isGreaterThan(old.fencingToken());
+        }
+    }
+
+    @Test
+    void aClaimWaitsForTheZombiesOpenTransactionAndResumesAfterIt(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long group = createGroup(db);
+        try (Connection zombie = open(db); Connection owner = open(db)) {
+            PartitionClaim old = PartitionClaims.claim(zombie, group, 0);
+            try (Statement s = zombie.createStatement()) {
+                s.executeUpdate("UPDATE tributary.partition_offsets SET next_offset = 1 WHERE group_id = " + group
+                    + " AND partition = 0 AND fencing_token = " + old.fencingToken());
+            }
+            CompletableFuture<PartitionClaim> claim = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return PartitionClaims.claim(owner, group, 0);
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(claim).isNotDone();
+            zombie.commit();
+
+            assertThat(claim.get(10, TimeUnit.SECONDS).nextOffset()).isEqualTo(1);
+        }
+    }
+
+    private static PreparedBatch batch(long offset) {
+        BatchBuilder builder = new BatchBuilder(0, 10);
+        builder.addRow(OpPlannerTest.key("t1"), offset, List.of(ROW));
+        return builder.take();
+    }
+
+    private static ApplyTarget target(long group, PartitionClaim claim) {
+        return new ApplyTarget(group, claim.partition(), claim.fencingToken(), claim.sealedEpoch());
+    }
+
+    private static long createGroup(PostgresDatabase db) throws Exception {
+        try (Connection c = db.connect()) {
+            Migrations.migrate(c);
+            return SyncRulesGroups.create(c, "bucket_definitions: {}").id();
+        }
+    }
+
+    private static Connection open(PostgresDatabase db) throws Exception {
+        Connection c = db.connect();
+        c.setAutoCommit(false);
+        return c;
+    }
+
+    private static long count(PostgresDatabase db, String table) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
