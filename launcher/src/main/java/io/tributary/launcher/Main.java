@@ -6,6 +6,7 @@ import io.tributary.launcher.cli.ExitCodes;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.env.ServiceUnavailableException;
 import java.io.PrintWriter;
+import java.util.TimeZone;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -19,6 +20,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Debezium decodes some temporal values through the JVM's default zone; the canonical encoding is UTC.
+        TimeZone.setDefault(TimeZone.getTimeZone("UTC"));
         System.exit(execute(args));
     }
 
