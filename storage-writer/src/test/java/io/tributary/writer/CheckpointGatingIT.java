@@ -1,0 +1,59 @@
+package io.tributary.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.syncrules.SyncRules;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.Lsn;
+import io.tributary.writer.checkpoint.Checkpointer;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Per-table LSN gating: a table the group reads holds its checkpoints until it is ready everywhere. */
+@RealServices
+class CheckpointGatingIT {
+
+    @Test
+    void aCheckpointWaitsUntilEveryReadTableIsReadyInEveryPartitionAtItsHighWatermark(TestServices services)
+        throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.create(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state) VALUES"
+                + " ('public', 'todos', 'w1', 'SNAPSHOTTING'), ('public', 'unread', 'w1', 'SNAPSHOTTING')");
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false,\"v\":1}");
+            Barrier notReady = h.log.barrier();
+            awaitSealed(h, notReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty();
+
+            h.log.tableReady(0, "todos", "w1", Lsn.of(notReady.lsn().value() + 10));
+            h.log.tableReady(1, "todos", "w1", Lsn.of(notReady.lsn().value() + 2_000_000));
+            Barrier belowHighWatermark = h.log.barrier();
+            awaitSealed(h, belowHighWatermark.epoch());
+            assertThat(belowHighWatermark.lsn().value()).isLessThan(notReady.lsn().value() + 2_000_000);
+            assertThat(checkpointer.advance(c)).isEmpty();
+            assertThat(h.storage.checkpoint()).isEmpty();
+
+            Barrier ready = h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(ready.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    private static void awaitSealed(WriterHarness h, long epoch) {
+        h.log.flush();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+            assertThat(h.storage.newestSeals()).isEqualTo(Map.of(0, epoch, 1, epoch)));
+    }
+}
