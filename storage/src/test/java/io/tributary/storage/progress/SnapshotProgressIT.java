@@ -1,0 +1,148 @@
+package io.tributary.storage.progress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.storage.schema.Migrations;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+@RealServices
+class SnapshotProgressIT {
+
+    private static final WindowKey W1 = WindowKey.of("tenant_a", "orders", "w1");
+    private static final WindowKey W2 = WindowKey.of("tenant_a", "orders", "w2");
+
+    private static Connection storage(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        Connection c = db.connect();
+        Migrations.migrate(c);
+        return c;
+    }
+
+    private static WindowPlan plan(WindowKey window, int chunks) {
+        List<PlannedChunk> list = new java.util.ArrayList<>();
+        for (int i = 0; i < chunks; i++) {
+            list.add(new PlannedChunk(window.windowId() + "#" + i, i,
+                i == 0 ? Optional.empty() : Optional.of("[" + i * 10 + "]"),
+                i == chunks - 1 ? Optional.empty() : Optional.of("[" + (i + 1) * 10 + "]")));
+        }
+        return new WindowPlan(window, 100, list);
+    }
+
+    @Test
+    void aTableHasAtMostOneOpenWindow(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            assertThat(SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT))).containsExactly(W1);
+            assertThat(SnapshotProgress.open(c, Map.of(W2, SnapshotPriority.ACTIVE_SNAPSHOT))).isEmpty();
+            assertThat(SnapshotProgress.latestWindows(c)).singleElement()
+                .satisfies(w -> assertThat(w.window()).isEqualTo(W1))
+                .satisfies(w -> assertThat(w.state()).isEqualTo(WindowState.PLANNING));
+        }
+    }
+
+    @Test
+    void everyClaimIsANewAttemptUntilTheChunkIsDone(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 2)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1));
+
+            assertThat(SnapshotChunks.claim(c, "w1#0")).isEqualTo(OptionalInt.of(1));
+            assertThat(SnapshotChunks.claim(c, "w1#0")).isEqualTo(OptionalInt.of(2));
+            assertThat(SnapshotChunks.complete(c, "w1#0", 7, "0/10")).isPresent();
+            assertThat(SnapshotChunks.claim(c, "w1#0")).isEmpty();
+            assertThat(SnapshotChunks.complete(c, "w1#0", 7, "0/10")).isEmpty();
+            assertThat(SnapshotChunks.claim(c, "unknown")).isEmpty();
+        }
+    }
+
+    @Test
+    void theLastChunkCompletesTheWindow(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 2)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1));
+            SnapshotChunks.claim(c, "w1#0");
+            SnapshotChunks.claim(c, "w1#1");
+
+            WindowProgress first = SnapshotChunks.complete(c, "w1#0", 5, "0/20").orElseThrow();
+            assertThat(first.state()).isEqualTo(WindowState.SNAPSHOTTING);
+            WindowProgress last = SnapshotChunks.complete(c, "w1#1", 6, "0/18").orElseThrow();
+            assertThat(last.state()).isEqualTo(WindowState.DONE);
+            assertThat(last.rowsDone()).isEqualTo(11);
+            assertThat(last.chunksDone()).isEqualTo(2);
+            assertThat(last.highWatermark()).contains("0/20");
+            assertThat(last.finishedAt()).isPresent();
+        }
+    }
+
+    @Test
+    void chunksDoneBeforePlanningEndsCompleteTheWindowWhenItEnds(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 1)));
+            SnapshotChunks.claim(c, "w1#0");
+            assertThat(SnapshotChunks.complete(c, "w1#0", 3, "0/30").orElseThrow().state())
+                .isEqualTo(WindowState.PLANNING);
+
+            SnapshotProgress.markSnapshotting(c, List.of(W1));
+
+            assertThat(SnapshotProgress.find(c, W1).orElseThrow().state()).isEqualTo(WindowState.DONE);
+        }
+    }
+
+    @Test
+    void aFailedWindowKeepsItsErrorAndRefusesClaims(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.REPROCESS_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 2)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1));
+
+            assertThat(SnapshotProgress.fail(c, W1, "relation does not exist")).isTrue();
+
+            assertThat(SnapshotChunks.claim(c, "w1#1")).isEmpty();
+            WindowProgress failed = SnapshotProgress.find(c, W1).orElseThrow();
+            assertThat(failed.state()).isEqualTo(WindowState.FAILED);
+            assertThat(failed.error()).contains("relation does not exist");
+            assertThat(SnapshotProgress.open(c, Map.of(W2, SnapshotPriority.ACTIVE_SNAPSHOT))).containsExactly(W2);
+        }
+    }
+
+    @Test
+    void reprioritizingReturnsThePendingChunksInTheirNewQueue(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.REPROCESS_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 3)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1));
+            SnapshotChunks.claim(c, "w1#0");
+            SnapshotChunks.complete(c, "w1#0", 1, "0/1");
+
+            List<StoredChunk> moved = SnapshotProgress.reprioritize(c, W1, SnapshotPriority.ACTIVE_SNAPSHOT);
+
+            assertThat(moved).extracting(StoredChunk::chunkId).containsExactly("w1#1", "w1#2");
+            assertThat(moved).allSatisfy(chunk -> assertThat(chunk.priority())
+                .isEqualTo(SnapshotPriority.ACTIVE_SNAPSHOT));
+            assertThat(SnapshotProgress.reprioritize(c, W1, SnapshotPriority.ACTIVE_SNAPSHOT)).isEmpty();
+        }
+    }
+
+    @Test
+    void anInterruptedPlanIsDiscardedWithItsChunks(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 2)));
+
+            assertThat(SnapshotProgress.discard(c, W1)).isTrue();
+
+            assertThat(SnapshotChunks.find(c, "w1#0")).isEmpty();
+            assertThat(SnapshotProgress.latestWindows(c)).isEmpty();
+        }
+    }
+}
