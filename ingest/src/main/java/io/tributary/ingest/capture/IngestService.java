@@ -1,0 +1,353 @@
+package io.tributary.ingest.capture;
+
+import io.tributary.ingest.capture.barrier.BarrierRecovery;
+import io.tributary.ingest.capture.barrier.RecoveredBarriers;
+import io.tributary.ingest.capture.internals.Backoff;
+import io.tributary.ingest.capture.internals.CaptureCounters;
+import io.tributary.ingest.capture.internals.CaptureRun;
+import io.tributary.ingest.capture.internals.Failures;
+import io.tributary.ingest.capture.publication.CapturedTables;
+import io.tributary.ingest.capture.publication.Publications;
+import io.tributary.ingest.capture.publication.ReplicationSlots;
+import io.tributary.ingest.capture.publication.SlotStatus;
+import io.tributary.ingest.capture.publication.SourcePreflight;
+import io.tributary.ingest.capture.publication.TableRefresh;
+import io.tributary.topics.messages.TableId;
+import io.tributary.topics.provision.TopicProvisioner;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code ingest} role: captures the source database's WAL (Debezium Embedded, Postgres connector, pgoutput,
+ * streaming only) into the {@code changes} topic.
+ *
+ * <h2>What it guarantees</h2>
+ * <ul>
+ *   <li>Every committed change of a captured table reaches {@code changes} at least once, as a
+ *       {@code ChangeEvent} keyed by (table, primary key): op, the full new row (key only for deletes) in the
+ *       canonical encoding, the transaction's commit LSN (where Debezium records its COMMIT: the end of the commit
+ *       record), {@code seq} 0, 1, 2, ... in WAL order within the transaction, and the 64-bit transaction id.
+ *       {@code TRUNCATE} becomes a {@code TableTruncate} in every partition; the planner's
+ *       {@code pg_logical_emit_message(true, 'tributary.window', '{"schema":..,"table":..,"window_id":..}')}
+ *       becomes a {@code TableWindowMarker} in every partition, at its place in commit order.</li>
+ *   <li>Per partition, messages are in commit order. Debezium's offsets (topic {@code ingest-offsets}) and the
+ *       slot only advance to transaction boundaries Kafka has acknowledged ({@code acks=all}, idempotent
+ *       producer), so after any crash the replay starts at a boundary and duplicates carry identical
+ *       (commit LSN, seq, transaction id).</li>
+ *   <li>A {@code Barrier(epoch, L)} reaches every partition at least every second, also on an idle source (the
+ *       heartbeat writes a WAL message so the position advances), after every event with commit LSN {@code <= L}
+ *       was acknowledged. Epochs increase by one per barrier across restarts and takeovers (recovered from
+ *       {@code changes} itself); LSNs never decrease.</li>
+ *   <li>Never a TOAST placeholder: captured tables with TOAST-able columns get {@code REPLICA IDENTITY FULL}
+ *       (unless {@link IngestConfig#replicaIdentityFull()} is off); a value that is still missing stops ingest with
+ *       an {@link UnavailableValueException} naming the table and the fix.</li>
+ *   <li>One reader: the slot admits one; a second instance with the same configuration waits in
+ *       {@link IngestState#STANDBY} (logging {@code standby: slot X is active (pid N)}) and takes over when the
+ *       slot becomes free.</li>
+ * </ul>
+ *
+ * <h2>Setup</h2>
+ * On start (and again after each failure): checks {@code wal_level} and the REPLICATION privilege
+ * ({@link WalLevelException}, {@link ReplicationPrivilegeException}), creates the publication and the slot if
+ * missing, provisions the topics, resolves {@link IngestConfig#tables()} and adds the tables to the publication
+ * (again every {@link IngestConfig#tableRefreshInterval()}; tables that cannot be captured are in
+ * {@link #tableProblems()}). Setup problems someone must fix move it to {@link IngestState#FAILED}; anything
+ * transient restarts the engine after a capped, jittered backoff.
+ *
+ * <p>Thread-safe. A supervisor thread does the work; {@link #close()} stops it and the engine.
+ */
+public final class IngestService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
+    private static final Duration WATCH = Duration.ofMillis(100);
+    private static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final IngestConfig config;
+    private final CapturedTables tables;
+    private final CaptureCounters counters = new CaptureCounters();
+    private final Object lock = new Object();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile IngestState state = IngestState.NEW;
+    private volatile boolean stopping;
+    private volatile TableRefresh lastRefresh = new TableRefresh(Set.of(), Set.of(), Map.of());
+    private Thread supervisor;
+    private boolean topicsReady;
+    private OptionalInt standbyFor = OptionalInt.empty();
+
+    private IngestService(IngestConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.tables = new CapturedTables(config.publicationName(), config.tables(), config.replicaIdentityFull());
+    }
+
+    /** A service for {@code config}, not started. */
+    public static IngestService create(IngestConfig config) {
+        return new IngestService(config);
+    }
+
+    /** Starts the supervisor thread; returns at once. */
+    public void start() {
+        synchronized (lock) {
+            moveTo(IngestState.STARTING);
+            supervisor = new Thread(this::supervise, "tributary-ingest-supervisor-" + config.slotName());
+            supervisor.setDaemon(true);
+            supervisor.start();
+        }
+    }
+
+    /** The current state. */
+    public IngestState state() {
+        return state;
+    }
+
+    /** Why the service is {@link IngestState#FAILED}, or the last transient failure it is recovering from. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** The selected tables the publication publishes, as of the last refresh. */
+    public Set<TableId> capturedTables() {
+        return lastRefresh.captured();
+    }
+
+    /** Selected tables that cannot be captured, with the reason (typed, naming the fix), as of the last refresh. */
+    public Map<TableId, RuntimeException> tableProblems() {
+        return lastRefresh.problems();
+    }
+
+    /** What has been written to {@code changes} so far. */
+    public IngestStats stats() {
+        return counters.snapshot();
+    }
+
+    /**
+     * Waits until the service streams from the slot ({@link IngestState#ACTIVE}).
+     *
+     * @throws CaptureSetupException (or the failure's own type, wrapped) if the service failed meanwhile
+     * @throws TimeoutException      if it is not active within {@code timeout}
+     */
+    public void awaitActive(Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lock) {
+            while (state != IngestState.ACTIVE) {
+                if (state == IngestState.FAILED) {
+                    Throwable cause = failure.get();
+                    if (cause instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException("Ingest failed: " + cause, cause);
+                }
+                if (state.isFinal()) {
+                    throw new IllegalStateException("Ingest is " + state);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException("Ingest is " + state + " after " + timeout);
+                }
+                lock.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+    }
+
+    private void supervise() {
+        Backoff backoff = new Backoff(Duration.ofMillis(200), config.maxRetryBackoff());
+        while (!stopping) {
+            try {
+                Optional<Long> xidReference = prepare();
+                if (xidReference.isEmpty()) {
+                    pause(backoff.next());
+                    continue;
+                }
+                RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
+                    config.topics().changes(), config.layout().partitions(), RECOVERY_TIMEOUT);
+                Optional<Throwable> outcome;
+                try (CaptureRun run = CaptureRun.start(config, recovered, xidReference.get(), counters)) {
+                    outcome = watch(run, backoff);
+                }
+                if (stopping) {
+                    break;
+                }
+                handle(outcome.orElseGet(() -> new IllegalStateException("Debezium engine stopped by itself")),
+                    backoff);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (SQLException | RuntimeException e) {
+                if (stopping) {
+                    break;
+                }
+                handle(e, backoff);
+            }
+        }
+        synchronized (lock) {
+            if (!state.isFinal()) {
+                moveTo(IngestState.STOPPED);
+            }
+        }
+    }
+
+    /** Checks and prepares the source; empty if another process reads the slot (now a standby). */
+    private Optional<Long> prepare() throws SQLException {
+        try (Connection connection = config.source().connect()) {
+            SourcePreflight.check(connection);
+            Publications.ensure(connection, config.publicationName());
+            ReplicationSlots.ensure(connection, config.slotName());
+            Optional<SlotStatus> slot = ReplicationSlots.status(connection, config.slotName());
+            if (slot.isPresent() && slot.get().isActive()) {
+                standby(slot.get().activePid());
+                return Optional.empty();
+            }
+            synchronized (lock) {
+                if (state == IngestState.STANDBY) {
+                    moveTo(IngestState.STARTING);
+                }
+            }
+            if (!topicsReady) {
+                try (Admin admin = Admin.create(kafkaProperties())) {
+                    TopicProvisioner.ensure(admin, config.topics(), config.layout());
+                }
+                topicsReady = true;
+            }
+            lastRefresh = tables.refresh(connection);
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")) {
+                rs.next();
+                return Optional.of(rs.getLong(1));
+            }
+        }
+    }
+
+    private Optional<Throwable> watch(CaptureRun run, Backoff backoff) throws InterruptedException {
+        long nextRefresh = System.nanoTime() + config.tableRefreshInterval().toNanos();
+        while (!stopping && !run.awaitDone(WATCH)) {
+            if (state != IngestState.ACTIVE && counters.batches() > 0) {
+                synchronized (lock) {
+                    moveTo(IngestState.ACTIVE);
+                }
+                LOG.info("Ingest active: streaming slot {} into {}", config.slotName(), config.topics().changes());
+                backoff.reset();
+            }
+            if (System.nanoTime() - nextRefresh > 0) {
+                refreshTables();
+                nextRefresh = System.nanoTime() + config.tableRefreshInterval().toNanos();
+            }
+        }
+        return run.failure();
+    }
+
+    private void refreshTables() {
+        try (Connection connection = config.source().connect()) {
+            lastRefresh = tables.refresh(connection);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("Could not refresh the captured tables (retrying in {}): {}", config.tableRefreshInterval(),
+                e.toString());
+        }
+    }
+
+    private void handle(Throwable error, Backoff backoff) {
+        switch (Failures.classify(error)) {
+            case SLOT_IN_USE -> {
+                standby(Failures.slotHolder(error));
+                pause(backoff.next());
+            }
+            case FATAL -> {
+                LOG.error("Ingest stopped: {}", error.getMessage(), error);
+                failure.set(error);
+                synchronized (lock) {
+                    moveTo(IngestState.FAILED);
+                }
+                stopping = true;
+            }
+            default -> {
+                Duration wait = backoff.next();
+                LOG.warn("Ingest restarting in {} ms after: {}", wait.toMillis(), error.toString(), error);
+                failure.set(error);
+                synchronized (lock) {
+                    if (state == IngestState.ACTIVE) {
+                        moveTo(IngestState.STARTING);
+                    }
+                }
+                pause(wait);
+            }
+        }
+    }
+
+    private void standby(OptionalInt holder) {
+        synchronized (lock) {
+            if (state != IngestState.STANDBY) {
+                moveTo(IngestState.STANDBY);
+            }
+            if (!holder.equals(standbyFor)) {
+                standbyFor = holder;
+                LOG.info("standby: slot {} is active (pid {})", config.slotName(),
+                    holder.isPresent() ? Integer.toString(holder.getAsInt()) : "?");
+            }
+        }
+    }
+
+    private void pause(Duration wait) {
+        synchronized (lock) {
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (!stopping) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    lock.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopping = true;
+                }
+            }
+        }
+    }
+
+    private Properties kafkaProperties() {
+        Properties props = new Properties();
+        props.putAll(config.kafkaProperties());
+        return props;
+    }
+
+    private void moveTo(IngestState target) {
+        if (state == target) {
+            return;
+        }
+        state.requireTransitionTo(target);
+        state = target;
+        if (target != IngestState.STANDBY) {
+            standbyFor = OptionalInt.empty();
+        }
+        lock.notifyAll();
+    }
+
+    /** Stops the engine (committing acknowledged positions) and the supervisor; idempotent. */
+    @Override
+    public void close() throws InterruptedException {
+        Thread thread;
+        synchronized (lock) {
+            stopping = true;
+            lock.notifyAll();
+            thread = supervisor;
+            if (thread == null && !state.isFinal()) {
+                moveTo(IngestState.STOPPED);
+            }
+        }
+        if (thread != null) {
+            thread.join(Duration.ofSeconds(90).toMillis());
+        }
+    }
+}

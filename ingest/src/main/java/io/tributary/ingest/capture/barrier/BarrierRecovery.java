@@ -1,0 +1,103 @@
+package io.tributary.ingest.capture.barrier;
+
+import io.tributary.topics.codec.MessageFormatException;
+import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.ChangesMessage;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the newest barrier of every partition of {@code changes}, so epochs keep increasing across restarts and
+ * takeovers: the previous instance's epochs live in the topic itself. Reads each partition backwards in growing
+ * windows from its end until a barrier is found (barriers are frequent, so the first window nearly always has
+ * one). Uses its own consumer without a group; records that do not decode are skipped.
+ */
+public final class BarrierRecovery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BarrierRecovery.class);
+    private static final int FIRST_WINDOW = 512;
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private BarrierRecovery() {
+    }
+
+    /**
+     * Reads the newest barrier of each partition {@code 0..partitions-1} of {@code topic}.
+     *
+     * @param kafkaProperties client properties ({@code bootstrap.servers}, security)
+     * @param timeout         how long the whole scan may take
+     * @throws IllegalStateException if the scan does not finish within {@code timeout}
+     */
+    public static RecoveredBarriers recover(Map<String, String> kafkaProperties, String topic, int partitions,
+                                            Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Properties props = new Properties();
+        props.putAll(kafkaProperties);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<Integer, Barrier> newest = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            for (int p = 0; p < partitions; p++) {
+                TopicPartition partition = new TopicPartition(topic, p);
+                consumer.assign(List.of(partition));
+                long begin = consumer.beginningOffsets(List.of(partition)).get(partition);
+                long end = consumer.endOffsets(List.of(partition)).get(partition);
+                long to = end;
+                long window = FIRST_WINDOW;
+                Barrier found = null;
+                while (found == null && to > begin) {
+                    long from = Math.max(begin, to - window);
+                    found = newestIn(consumer, partition, from, to, deadline);
+                    to = from;
+                    window *= 4;
+                }
+                if (found != null) {
+                    newest.put(p, found);
+                }
+            }
+        }
+        RecoveredBarriers recovered = new RecoveredBarriers(partitions, newest);
+        LOG.info("Newest barrier in {}: {} (partitions behind it: {})", topic,
+            recovered.latest().map(Object::toString).orElse("none"), recovered.partitionsBehind());
+        return recovered;
+    }
+
+    private static Barrier newestIn(KafkaConsumer<byte[], byte[]> consumer, TopicPartition partition, long from,
+                                    long to, long deadline) {
+        consumer.seek(partition, from);
+        Barrier newest = null;
+        while (consumer.position(partition) < to) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("Timed out reading the newest barrier of " + partition);
+            }
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                if (record.offset() >= to) {
+                    break;
+                }
+                try {
+                    ChangesMessage message = TopicCodec.CHANGES.decode(record);
+                    if (message instanceof Barrier barrier) {
+                        newest = barrier;
+                    }
+                } catch (MessageFormatException e) {
+                    LOG.warn("Skipping an undecodable record while looking for barriers: {}", e.getMessage());
+                }
+            }
+        }
+        return newest;
+    }
+}

@@ -1,0 +1,119 @@
+package io.tributary.ingest.capture.internals;
+
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import io.tributary.ingest.capture.barrier.BarrierSchedule;
+import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.Lsn;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Handles Debezium's batches: assembles each transaction (BEGIN .. END) with its commit LSN, writes its messages
+ * to {@code changes}, waits for Kafka to acknowledge them, writes a barrier when one is due, and only then marks
+ * the newest transaction boundary of the batch processed, so Debezium's offsets, and after them the slot, never
+ * move past what Kafka holds. Records of a transaction still open at the end of a batch are carried into the next
+ * batch and never marked, so a restart always resumes at a transaction boundary and replays whole transactions
+ * with the same commit LSN, seq and transaction id.
+ *
+ * <p>Called by one engine thread at a time.
+ */
+final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
+
+    private final ChangesProducer producer;
+    private final ChangeDecoder decoder;
+    private final XidWidener widener;
+    private final BarrierSchedule barriers;
+    private final CaptureCounters counters;
+    private final TransactionBuffer open = new TransactionBuffer();
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    private Lsn acknowledged;
+
+    ChangeBatchHandler(ChangesProducer producer, ChangeDecoder decoder, XidWidener widener, BarrierSchedule barriers,
+                       CaptureCounters counters) {
+        this.producer = producer;
+        this.decoder = decoder;
+        this.widener = widener;
+        this.barriers = barriers;
+        this.counters = counters;
+    }
+
+    @Override
+    public void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
+                            DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+        throws InterruptedException {
+        try {
+            counters.batch();
+            RecordChangeEvent<SourceRecord> boundary = null;
+            Lsn committed = null;
+            long events = 0;
+            long transactions = 0;
+            long markers = 0;
+            for (RecordChangeEvent<SourceRecord> event : records) {
+                SourceRecord record = event.record();
+                switch (DebeziumRecords.kind(record)) {
+                    case TX_BEGIN -> open.begin(DebeziumRecords.transactionId(record));
+                    case TX_END -> {
+                        long xid = DebeziumRecords.transactionId(record);
+                        Lsn commitLsn = Lsn.of(DebeziumRecords.commitLsn(record));
+                        for (ChangesMessage message : open.end(xid, commitLsn, widener.widen(xid))) {
+                            producer.send(message);
+                            if (message instanceof ChangeEvent) {
+                                events++;
+                            } else {
+                                markers++;
+                            }
+                        }
+                        transactions++;
+                        committed = commitLsn;
+                        boundary = event;
+                    }
+                    case HEARTBEAT -> {
+                        if (!open.isOpen()) {
+                            boundary = event;
+                        }
+                    }
+                    case CHANGE -> decoder.change(record).ifPresent(open::add);
+                    case MESSAGE -> decoder.window(record).ifPresent(open::add);
+                    default -> {
+                    }
+                }
+            }
+            producer.flush();
+            if (committed != null) {
+                acknowledged = committed;
+            }
+            counters.acknowledged(events, transactions, markers);
+            Optional<Barrier> barrier = barriers.next(Optional.ofNullable(acknowledged), System.nanoTime());
+            if (barrier.isPresent()) {
+                producer.send(barrier.get());
+                producer.flush();
+                counters.barrier(barrier.get());
+            }
+            if (boundary != null) {
+                committer.markProcessed(boundary);
+            }
+            committer.markBatchFinished();
+        } catch (SQLException e) {
+            throw fail(new IllegalStateException("Source catalog read failed while encoding a change: "
+                + e.getMessage(), e));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    private RuntimeException fail(RuntimeException e) {
+        failure.compareAndSet(null, e);
+        return e;
+    }
+
+    /** The first failure of a batch, as thrown (the engine may wrap it). */
+    Optional<RuntimeException> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+}

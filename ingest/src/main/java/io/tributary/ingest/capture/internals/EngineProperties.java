@@ -1,0 +1,105 @@
+package io.tributary.ingest.capture.internals;
+
+import io.tributary.ingest.capture.IngestConfig;
+import io.tributary.source.encoding.DebeziumDecodingSettings;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Debezium Embedded configuration of ingest: the Postgres connector on pgoutput, streaming only
+ * ({@code snapshot.mode=no_data}), the slot and publication ingest manages itself, transaction metadata (BEGIN/END
+ * with the commit position), heartbeats that write a WAL message so an idle source still advances, the planner's
+ * window messages, truncations, no tombstones, offsets in Kafka ({@code ingest-offsets}), engine errors surfaced
+ * to the supervisor instead of retried inside Debezium, and the source module's decoding settings, applied last so
+ * nothing overrides them.
+ */
+public final class EngineProperties {
+
+    /** The logical decoding message prefix of the heartbeat action. */
+    public static final String HEARTBEAT_PREFIX = "tributary.heartbeat";
+    /** Debezium's topic prefix: only in the names of records handed to the batch handler, never written. */
+    static final String TOPIC_PREFIX = "tributary_ingest";
+
+    private static final Pattern URL =
+        Pattern.compile("^jdbc:postgresql://(\\[[^\\]]+\\]|[^:/?]+)(?::(\\d+))?/([^?]+)(?:\\?(.*))?$");
+
+    /** JDBC URL parameters the connector needs too, and its names for them. */
+    private static final Map<String, String> URL_PARAMETERS = Map.of(
+        "sslmode", "database.sslmode",
+        "sslrootcert", "database.sslrootcert",
+        "sslcert", "database.sslcert",
+        "sslkey", "database.sslkey",
+        "sslpassword", "database.sslpassword");
+
+    private EngineProperties() {
+    }
+
+    /** The engine properties for {@code config}. */
+    public static Properties of(IngestConfig config) {
+        Properties props = new Properties();
+        props.setProperty("name", config.engineName());
+        props.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        props.setProperty("tasks.max", "1");
+        props.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+        props.setProperty("offset.storage.topic", config.topics().ingestOffsets());
+        props.setProperty("offset.storage.partitions", "1");
+        props.setProperty("offset.storage.replication.factor", Short.toString(config.layout().replicationFactor()));
+        props.setProperty("offset.flush.interval.ms", Long.toString(config.offsetFlushInterval().toMillis()));
+        props.setProperty("offset.flush.timeout.ms", "60000");
+        config.kafkaProperties().forEach(props::setProperty);
+        database(config, props);
+        props.setProperty("topic.prefix", TOPIC_PREFIX);
+        props.setProperty("plugin.name", "pgoutput");
+        props.setProperty("slot.name", config.slotName());
+        props.setProperty("publication.name", config.publicationName());
+        props.setProperty("publication.autocreate.mode", "disabled");
+        props.setProperty("snapshot.mode", "no_data");
+        props.setProperty("provide.transaction.metadata", "true");
+        props.setProperty("skipped.operations", "none");
+        props.setProperty("tombstones.on.delete", "false");
+        props.setProperty("message.prefix.include.list", ChangeDecoder.WINDOW_PREFIX.replace(".", "\\."));
+        props.setProperty("heartbeat.interval.ms", Long.toString(config.heartbeatInterval().toMillis()));
+        props.setProperty("heartbeat.action.query",
+            "SELECT pg_logical_emit_message(true, '" + HEARTBEAT_PREFIX + "', '')");
+        props.setProperty("max.batch.size", Integer.toString(config.maxBatchSize()));
+        props.setProperty("max.queue.size", Integer.toString(config.maxBatchSize() * 4));
+        props.setProperty("poll.interval.ms", "50");
+        props.setProperty("slot.max.retries", "1");
+        props.setProperty("slot.retry.delay.ms", "1000");
+        props.setProperty("errors.max.retries", "0");
+        props.setProperty("schema.history.internal", "io.debezium.relational.history.MemorySchemaHistory");
+        DebeziumDecodingSettings.properties().forEach(props::setProperty);
+        return props;
+    }
+
+    private static void database(IngestConfig config, Properties props) {
+        Matcher m = URL.matcher(config.source().jdbcUrl());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("Cannot read host, port and database from the source URL "
+                + config.source().jdbcUrl() + " (expected jdbc:postgresql://host[:port]/database[?params])");
+        }
+        String host = m.group(1);
+        props.setProperty("database.hostname", host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
+        props.setProperty("database.port", m.group(2) == null ? "5432" : m.group(2));
+        props.setProperty("database.dbname", m.group(3));
+        props.setProperty("database.user", config.source().user());
+        props.setProperty("database.password", config.source().password());
+        if (m.group(4) != null) {
+            for (String pair : m.group(4).split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    passThrough(pair.substring(0, eq), pair.substring(eq + 1), props);
+                }
+            }
+        }
+    }
+
+    private static void passThrough(String name, String value, Properties props) {
+        String key = URL_PARAMETERS.get(name);
+        if (key != null) {
+            props.setProperty(key, value);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.tributary.ingest.capture.internals;
+
+import io.tributary.ingest.capture.CaptureSetupException;
+import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.encoding.EncodingException;
+import io.tributary.source.sql.SqlErrors;
+import java.sql.SQLException;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one place that decides what a capture failure means: another process reads the slot (stand by), a setup or
+ * data problem someone must fix (stop), a SQL failure as {@link SqlErrors} classifies it, or anything else
+ * (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
+ */
+public final class Failures {
+
+    /** What to do about a failure. */
+    public enum Verdict {
+        /** The slot is read by another process: wait as a standby. */
+        SLOT_IN_USE,
+        /** Someone must fix the source, a table or the configuration. */
+        FATAL,
+        /** Transient: restart after a backoff. */
+        RETRIABLE
+    }
+
+    private static final Pattern SLOT_ACTIVE = Pattern.compile("replication slot \"[^\"]*\" is active for PID (\\d+)");
+
+    private Failures() {
+    }
+
+    /** Classifies {@code failure} by walking its cause chain. */
+    public static Verdict classify(Throwable failure) {
+        if (slotHolder(failure).isPresent()) {
+            return Verdict.SLOT_IN_USE;
+        }
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CaptureSetupException || t instanceof SourceSchemaException
+                || t instanceof EncodingException) {
+                return Verdict.FATAL;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null && !sql.getSQLState().isEmpty()) {
+                return SqlErrors.classify(sql).isRetriable() ? Verdict.RETRIABLE : Verdict.FATAL;
+            }
+        }
+        return Verdict.RETRIABLE;
+    }
+
+    /** The process id holding the slot, if {@code failure} says the slot is active for another process. */
+    public static OptionalInt slotHolder(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null) {
+                Matcher m = SLOT_ACTIVE.matcher(t.getMessage());
+                if (m.find()) {
+                    return OptionalInt.of(Integer.parseInt(m.group(1)));
+                }
+            }
+        }
+        return OptionalInt.empty();
+    }
+}

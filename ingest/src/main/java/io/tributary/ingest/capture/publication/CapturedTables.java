@@ -1,0 +1,192 @@
+package io.tributary.ingest.capture.publication;
+
+import io.tributary.ingest.capture.CaptureSetupException;
+import io.tributary.ingest.capture.ReplicaIdentityException;
+import io.tributary.ingest.capture.TableSelection;
+import io.tributary.source.catalog.SourceCatalog;
+import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableSchema;
+import io.tributary.topics.messages.TableId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the publication in line with the {@link TableSelection}: each {@link #refresh(Connection)} resolves the
+ * selection against the source catalog, checks every table not yet published (it must have a key, supported
+ * column types and deletes that carry the key), sets {@code REPLICA IDENTITY FULL} where configured, and adds the
+ * good ones to the publication, so a new tenant schema is captured within one refresh interval.
+ *
+ * <p>{@code REPLICA IDENTITY FULL} (when enabled): set on every leaf of a selected table that has a column
+ * Postgres may TOAST ({@code attstorage <> 'p'}), before the table is added, so UPDATEs carry unchanged TOASTed
+ * values in the old tuple, which Debezium uses to complete the new row; and on tables whose deletes would not
+ * carry their key otherwise. It costs WAL volume (the old row is logged with every update and delete).
+ *
+ * <p>Tables that cannot be captured are reported in {@link TableRefresh#problems()} (and logged once per new
+ * reason), retried at every refresh, and never added. Tables are never removed from the publication. Not
+ * thread-safe: one refresh at a time.
+ */
+public final class CapturedTables {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CapturedTables.class);
+
+    private static final String LEAVES_NEEDING_FULL = """
+        SELECT ln.nspname, l.relname, (pn.nspname, p.relname) IN (SELECT * FROM unnest(?::text[], ?::text[])),
+               EXISTS (SELECT 1 FROM pg_attribute a
+                        WHERE a.attrelid = l.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p'),
+               pn.nspname, p.relname
+          FROM pg_class p
+          JOIN pg_namespace pn ON pn.oid = p.relnamespace
+          CROSS JOIN LATERAL pg_partition_tree(p.oid) t
+          JOIN pg_class l ON l.oid = t.relid
+          JOIN pg_namespace ln ON ln.oid = l.relnamespace
+         WHERE t.isleaf AND l.relreplident <> 'f'
+           AND (pn.nspname, p.relname) IN (SELECT * FROM unnest(?::text[], ?::text[]))""";
+
+    private final String publication;
+    private final TableSelection selection;
+    private final boolean replicaIdentityFull;
+    private final Map<TableId, String> reported = new HashMap<>();
+
+    /**
+     * @param publication         the publication to maintain
+     * @param selection           which tables to capture
+     * @param replicaIdentityFull whether to set {@code REPLICA IDENTITY FULL} (see the class comment)
+     */
+    public CapturedTables(String publication, TableSelection selection, boolean replicaIdentityFull) {
+        this.publication = Objects.requireNonNull(publication, "publication");
+        this.selection = Objects.requireNonNull(selection, "selection");
+        this.replicaIdentityFull = replicaIdentityFull;
+    }
+
+    /** Reconciles the publication with the selection once; see the class comment. */
+    public TableRefresh refresh(Connection connection) throws SQLException {
+        SourceCatalog catalog = new SourceCatalog(connection);
+        Set<TableId> wanted = new TreeSet<>(selection.select(catalog.listAllUserTables()));
+        PublishedTables published = Publications.tables(connection, publication);
+        Map<TableId, RuntimeException> problems = new HashMap<>();
+        Set<TableId> candidates = new LinkedHashSet<>();
+        Set<TableId> needFull = new TreeSet<>();
+        for (TableId table : wanted) {
+            if (published.contains(table)) {
+                continue;
+            }
+            try {
+                TableSchema schema = catalog.describe(table);
+                if (!schema.deletesCarryKey()) {
+                    if (!replicaIdentityFull) {
+                        throw new ReplicaIdentityException(table, "its replica identity is "
+                            + schema.replicaIdentity() + ", so deletes do not carry the key "
+                            + schema.keyColumns());
+                    }
+                    needFull.add(table);
+                }
+                candidates.add(table);
+            } catch (SourceSchemaException | CaptureSetupException e) {
+                problems.put(table, e);
+            }
+        }
+        if (replicaIdentityFull) {
+            Set<TableId> eligible = new TreeSet<>(wanted);
+            eligible.removeAll(problems.keySet());
+            setFullIdentity(connection, eligible, needFull, problems);
+        }
+        candidates.removeAll(problems.keySet());
+        Set<TableId> added = addToPublication(connection, candidates, problems);
+        Set<TableId> captured = new TreeSet<>();
+        for (TableId table : wanted) {
+            if (published.contains(table) || added.contains(table)) {
+                captured.add(table);
+            }
+        }
+        report(problems);
+        return new TableRefresh(captured, added, problems);
+    }
+
+    private void setFullIdentity(Connection connection, Set<TableId> wanted, Set<TableId> anyColumns,
+                                 Map<TableId, RuntimeException> problems) throws SQLException {
+        if (wanted.isEmpty()) {
+            return;
+        }
+        List<String[]> leaves = new ArrayList<>();
+        try (PreparedStatement s = connection.prepareStatement(LEAVES_NEEDING_FULL)) {
+            Object[] schemas = anyColumns.stream().map(TableId::schema).toArray();
+            Object[] names = anyColumns.stream().map(TableId::name).toArray();
+            s.setArray(1, connection.createArrayOf("text", schemas));
+            s.setArray(2, connection.createArrayOf("text", names));
+            s.setArray(3, connection.createArrayOf("text", wanted.stream().map(TableId::schema).toArray()));
+            s.setArray(4, connection.createArrayOf("text", wanted.stream().map(TableId::name).toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getBoolean(3) || rs.getBoolean(4)) {
+                        leaves.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(5), rs.getString(6)});
+                    }
+                }
+            }
+        }
+        for (String[] leaf : leaves) {
+            TableId table = TableId.of(leaf[0], leaf[1]);
+            TableId root = TableId.of(leaf[2], leaf[3]);
+            try (Statement alter = connection.createStatement()) {
+                alter.execute("ALTER TABLE " + table.quoted() + " REPLICA IDENTITY FULL");
+                LOG.info("Set REPLICA IDENTITY FULL on {} (captured as {})", table, root);
+            } catch (SQLException e) {
+                if (!"42501".equals(e.getSQLState())) {
+                    throw e;
+                }
+                problems.put(root, new ReplicaIdentityException(root, "ingest may not set REPLICA IDENTITY FULL on "
+                    + table.quoted() + " (" + e.getMessage() + ")", e));
+            }
+        }
+    }
+
+    private Set<TableId> addToPublication(Connection connection, Set<TableId> tables,
+                                          Map<TableId, RuntimeException> problems) throws SQLException {
+        try {
+            Publications.add(connection, publication, tables);
+            return tables;
+        } catch (SQLException e) {
+            if (!"42501".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+        Set<TableId> added = new LinkedHashSet<>();
+        for (TableId table : tables) {
+            try {
+                Publications.add(connection, publication, Set.of(table));
+                added.add(table);
+            } catch (SQLException e) {
+                if (!"42501".equals(e.getSQLState())) {
+                    throw e;
+                }
+                problems.put(table, new CaptureSetupException("Cannot add source table " + table.quoted()
+                    + " to publication \"" + publication + "\": " + e.getMessage() + ". Fix: make the ingest user"
+                    + " the table's owner (ALTER TABLE " + table.quoted() + " OWNER TO <ingest user>;) or add it"
+                    + " yourself: ALTER PUBLICATION \"" + publication + "\" ADD TABLE " + table.quoted() + ";", e));
+            }
+        }
+        return added;
+    }
+
+    private void report(Map<TableId, RuntimeException> problems) {
+        reported.keySet().retainAll(problems.keySet());
+        for (Map.Entry<TableId, RuntimeException> problem : problems.entrySet()) {
+            String message = problem.getValue().getMessage();
+            if (!message.equals(reported.put(problem.getKey(), message))) {
+                LOG.error("Not capturing {}: {}", problem.getKey(), message);
+            }
+        }
+    }
+}
