@@ -1,13 +1,10 @@
 package io.tributary.writer.apply;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.tributary.syncrules.BucketRow;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,21 +21,31 @@ public final class Memberships {
 
     /** The text of the memberships of {@code rows}, in order. */
     public static String encode(List<BucketRow> rows) {
-        StringWriter out = new StringWriter(rows.size() * 48 + 2);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartArray();
-            for (BucketRow row : rows) {
-                g.writeStartArray();
-                g.writeString(row.bucket());
-                g.writeString(row.table());
-                g.writeString(row.id());
-                g.writeEndArray();
-            }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Writing to memory failed", e);
+        StringBuilder out = new StringBuilder(rows.size() * 48 + 2).append('[');
+        for (int i = 0; i < rows.size(); i++) {
+            BucketRow row = rows.get(i);
+            out.append(i == 0 ? "[" : ",[");
+            string(out, row.bucket()).append(',');
+            string(out, row.table()).append(',');
+            string(out, row.id()).append(']');
         }
-        return out.toString();
+        return out.append(']').toString();
+    }
+
+    /** Appends {@code value} as a JSON string: quote, backslash and control characters escaped. */
+    private static StringBuilder string(StringBuilder out, String value) {
+        out.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"');
     }
 
     /**

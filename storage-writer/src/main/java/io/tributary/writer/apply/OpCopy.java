@@ -64,6 +64,10 @@ final class OpCopy {
 
     /** COPY text format: backslash, tab, newline and carriage return are escaped. */
     static void escape(StringBuilder out, String value) {
+        if (!needsEscape(value)) {
+            out.append(value);
+            return;
+        }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
@@ -74,5 +78,15 @@ final class OpCopy {
                 default -> out.append(c);
             }
         }
+    }
+
+    private static boolean needsEscape(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 }

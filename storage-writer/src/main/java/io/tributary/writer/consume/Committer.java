@@ -11,6 +11,7 @@ import io.tributary.writer.internals.StoppedException;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -89,16 +90,16 @@ final class Committer implements Runnable {
     }
 
     /**
-     * Drops the queued batches of an assignment that ended and waits up to {@code wait} for its in-flight commit,
-     * so a graceful hand-over commits what it can. (A commit that outlives the wait is harmless: the next owner's
-     * claim waits for it, or fences it.)
+     * Drops the queued batches of assignments that ended and waits up to {@code wait} (in total) for an in-flight
+     * commit of theirs, so a graceful hand-over commits what it can. (A commit that outlives the wait is harmless:
+     * the next owner's claim waits for it, or fences it.)
      */
-    void forget(PartitionState state, Duration wait) throws InterruptedException {
+    void forget(Collection<PartitionState> states, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         lock.lock();
         try {
-            queues.remove(state);
-            while (inFlight == state) {
+            states.forEach(queues::remove);
+            while (inFlight != null && states.contains(inFlight)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;

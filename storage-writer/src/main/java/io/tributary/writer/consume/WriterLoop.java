@@ -320,16 +320,15 @@ public final class WriterLoop implements Runnable {
             List<PartitionState> ended = new ArrayList<>();
             for (TopicPartition partition : partitions) {
                 PartitionState state = states.remove(partition);
-                if (state == null) {
-                    continue;
+                if (state != null) {
+                    state.deactivate();
+                    ended.add(state);
                 }
-                state.deactivate();
-                try {
-                    committer.forget(state, HAND_OVER_WAIT);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                ended.add(state);
+            }
+            try {
+                committer.forget(ended, HAND_OVER_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             return ended;
         }
