@@ -1,0 +1,389 @@
+package io.tributary.snapshot.queue;
+
+import io.tributary.snapshot.ChunkListener;
+import io.tributary.snapshot.RetryPolicy;
+import io.tributary.snapshot.internals.Failures;
+import io.tributary.snapshot.internals.Pacer;
+import io.tributary.snapshot.internals.ProgressLog;
+import io.tributary.snapshot.internals.StopSignal;
+import io.tributary.snapshot.publish.ChunkPublication;
+import io.tributary.snapshot.read.ChunkReader;
+import io.tributary.snapshot.read.SourceSession;
+import io.tributary.storage.progress.WindowKey;
+import io.tributary.topics.codec.DeadLetters;
+import io.tributary.topics.codec.MessageFormatException;
+import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChunkTask;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One work loop: a member of the snapshot workers' consumer group over {@code snapshot-tasks} that takes one task at
+ * a time (highest priority first, see {@link PriorityGate}), claims a new attempt in storage, reads the chunk and
+ * publishes it, and commits the task's offset once the chunk is acknowledged by Kafka and DONE in storage.
+ *
+ * <p>Pipelined: after reading a chunk the loop takes the next task while Kafka still acknowledges the previous one;
+ * at most {@code pipelineDepth} read chunks wait for acknowledgement, and offsets are committed in poll order.
+ * While a long read runs the loop keeps its group membership alive (a poll with every partition paused).
+ *
+ * <p>Failures: a transient one re-runs the chunk as a new attempt after a backoff, up to the retry deadline; a
+ * permanent one for the table fails its window in storage and commits the task; anything else stops the loop
+ * ({@link #failure()}). Runs on its own thread; {@link #failure()} may be read from any thread.
+ */
+final class WorkerLoop implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerLoop.class);
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration KEEP_ALIVE = Duration.ofSeconds(10);
+    private static final Duration HANDOFF_WAIT = Duration.ofSeconds(30);
+    private static final String STAGE = "snapshot-worker";
+
+    private final String name;
+    private final Consumer<byte[], byte[]> consumer;
+    private final Producer<byte[], byte[]> producer;
+    private final String tasksTopic;
+    private final String deadLetterTopic;
+    private final SourceSession session;
+    private final ChunkReader reader;
+    private final ProgressStore store;
+    private final PriorityGate gate;
+    private final ChunkListener listener;
+    private final ProgressLog progress;
+    private final RetryPolicy retry;
+    private final StopSignal stop;
+    private final int pipelineDepth;
+    private final Deque<InFlight> inFlight = new ArrayDeque<>();
+    private volatile boolean aborted;
+    private volatile Throwable failure;
+    private long lastPoll = System.nanoTime();
+
+    WorkerLoop(String name, LoopResources resources) {
+        this.name = name;
+        this.consumer = resources.consumer();
+        this.producer = resources.producer();
+        this.tasksTopic = resources.topics().snapshotTasks();
+        this.deadLetterTopic = resources.topics().deadLetters();
+        this.session = resources.session();
+        this.reader = resources.reader();
+        this.store = resources.store();
+        this.gate = new PriorityGate(resources.layout(), tasksTopic, resources.lag(), Duration.ofMillis(250),
+            System::nanoTime);
+        this.listener = resources.listener();
+        this.progress = resources.progress();
+        this.retry = resources.retry();
+        this.stop = resources.stop();
+        this.pipelineDepth = resources.pipelineDepth();
+    }
+
+    /** Stops at once: no offset is committed any more, work in progress is redone elsewhere as a new attempt. */
+    void abort() {
+        aborted = true;
+        stop.stop();
+    }
+
+    /** Why the loop stopped on its own, if it did. */
+    Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(tasksTopic), new Rebalance());
+            while (!stop.isStopped()) {
+                finishSettled(false);
+                if (inFlight.size() >= pipelineDepth) {
+                    finishHead();
+                    continue;
+                }
+                gate.maybeResume(consumer);
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
+                lastPoll = System.nanoTime();
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    handle(record);
+                }
+            }
+            if (!aborted) {
+                finishSettled(true);
+            }
+        } catch (ProgressStore.StoppedException | InterruptException | WakeupException e) {
+            LOG.debug("Snapshot worker {} stopped: {}", name, e.toString());
+        } catch (RuntimeException e) {
+            if (aborted) {
+                LOG.debug("Snapshot worker {} aborted: {}", name, e.toString());
+            } else {
+                failure = e;
+                LOG.error("Snapshot worker {} stopped by a failure: {}", name, Failures.describe(e), e);
+            }
+        } finally {
+            close();
+        }
+    }
+
+    private void handle(ConsumerRecord<byte[], byte[]> record) {
+        ChunkTask queued;
+        try {
+            queued = (ChunkTask) TopicCodec.SNAPSHOT_TASKS.decode(record);
+        } catch (MessageFormatException e) {
+            LOG.error("Undecodable task sent to {}: {}", deadLetterTopic, e.getMessage());
+            producer.send(DeadLetters.record(deadLetterTopic, record, STAGE, e));
+            producer.flush();
+            commit(record);
+            return;
+        }
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        if (!gate.mayStart(consumer, partition)) {
+            consumer.seek(partition, record.offset());
+            return;
+        }
+        inFlight.addLast(run(record, queued));
+    }
+
+    /** Claims and reads the chunk of {@code queued}, retrying transient failures as new attempts. */
+    private InFlight run(ConsumerRecord<byte[], byte[]> record, ChunkTask queued) {
+        Pacer pacer = new Pacer(retry, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        while (true) {
+            OptionalInt attempt = store.claim(queued.chunkId());
+            if (attempt.isEmpty()) {
+                LOG.debug("Skipping chunk {}: done already or its window is closed", queued.chunkId());
+                listener.chunkSkipped(queued);
+                return InFlight.commitOnly(record, queued);
+            }
+            ChunkTask task = new ChunkTask(queued.chunkId(), queued.table(), queued.range(), attempt.getAsInt(),
+                queued.priority(), queued.windowId());
+            listener.chunkStarted(task);
+            progress.chunkStarted(task.table().schema(), task.table().name(), task.windowId());
+            try {
+                ChunkPublication publication = reader.read(task, rows -> {
+                    listener.rowsRead(task, rows);
+                    keepAlive();
+                });
+                return InFlight.publishing(record, publication);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ProgressStore.StoppedException("Interrupted while reading chunk " + task.chunkId());
+            } catch (Exception e) {
+                if (aborted) {
+                    throw new ProgressStore.StoppedException("Aborted while reading chunk " + task.chunkId());
+                }
+                session.rollbackQuietly();
+                if (!recover(task, e, pacer)) {
+                    return InFlight.commitOnly(record, task);
+                }
+            }
+        }
+    }
+
+    /**
+     * Handles the failure of {@code task}: true to run the chunk again (after a backoff), false if the table's
+     * window failed (the task is to be committed); throws if the loop must stop.
+     */
+    private boolean recover(ChunkTask task, Exception e, Pacer pacer) {
+        switch (Failures.classifyRead(e)) {
+            case TABLE:
+                String error = "Chunk " + task.chunkId() + " " + task.range() + " of " + task.table().quoted()
+                    + " failed permanently: " + Failures.describe(e);
+                LOG.error("{}; the table's snapshot window {} is FAILED", error, task.windowId());
+                store.fail(WindowKey.of(task.table().schema(), task.table().name(), task.windowId()), error);
+                listener.tableFailed(task.table(), task.windowId(), error);
+                return false;
+            case RETRIABLE:
+                session.discard();
+                Duration backoff = pacer.failed("Chunk " + task.chunkId() + " of " + task.table().quoted(), e);
+                LOG.warn("Chunk {} of {} attempt {} failed ({}), new attempt {} in {} ms", task.chunkId(),
+                    task.table().quoted(), task.attempt(), Failures.describe(e), pacer.failures(),
+                    backoff.toMillis());
+                if (!stop.pause(backoff)) {
+                    throw new ProgressStore.StoppedException("Chunk " + task.chunkId() + " abandoned: stopping");
+                }
+                return true;
+            default:
+                throw new IllegalStateException("Chunk " + task.chunkId() + " of " + task.table().quoted()
+                    + " failed: " + Failures.describe(e), e);
+        }
+    }
+
+    /** Finishes the settled tasks at the head of the pipeline; with {@code wait}, every task. */
+    private void finishSettled(boolean wait) {
+        while (!inFlight.isEmpty() && (wait || inFlight.peekFirst().isSettled())) {
+            finishHead();
+        }
+    }
+
+    /** Waits for the oldest task (keeping the group membership alive), then completes and commits it. */
+    private void finishHead() {
+        InFlight head = inFlight.peekFirst();
+        awaitSettled(head);
+        inFlight.removeFirst();
+        complete(head);
+    }
+
+    private void awaitSettled(InFlight entry) {
+        while (!entry.isSettled()) {
+            if (aborted) {
+                throw new ProgressStore.StoppedException("Aborted while waiting for Kafka");
+            }
+            try {
+                entry.publication().orElseThrow().acknowledged().get(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                keepAlive();
+            } catch (ExecutionException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ProgressStore.StoppedException("Interrupted while waiting for Kafka");
+            }
+        }
+    }
+
+    /**
+     * Completes a settled task: marks its chunk DONE in storage and commits its offset. A chunk Kafka did not
+     * acknowledge is run again as a new attempt first (or fails its table, if the error is permanent).
+     */
+    private void complete(InFlight entry) {
+        InFlight current = entry;
+        Pacer pacer = new Pacer(retry, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        while (current.publication().isPresent() && failed(current.publication().get())) {
+            Throwable error = Failures.unwrap(current.publication().get().acknowledged().handle((v, e) -> e).join());
+            LOG.warn("Chunk {} attempt {} was not acknowledged by Kafka: {}", current.task().chunkId(),
+                current.task().attempt(), Failures.describe(error));
+            if (!recover(current.task(), error instanceof Exception ex ? ex : new IllegalStateException(error),
+                pacer)) {
+                commit(current.record());
+                return;
+            }
+            current = run(current.record(), current.task());
+            awaitSettled(current);
+        }
+        if (current.publication().isPresent()) {
+            ChunkPublication publication = current.publication().get();
+            ChunkTask task = publication.task();
+            store.complete(task.chunkId(), publication.rows(), publication.highWatermark().toString())
+                .ifPresent(window -> {
+                    progress.chunkDone(window, publication.rows());
+                    listener.chunkDone(task, publication.rows(), publication.highWatermark());
+                });
+        }
+        commit(current.record());
+    }
+
+    private static boolean failed(ChunkPublication publication) {
+        return publication.acknowledged().isCompletedExceptionally();
+    }
+
+    private void commit(ConsumerRecord<byte[], byte[]> record) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        if (!consumer.assignment().contains(partition)) {
+            LOG.debug("Not committing {}@{}: the partition was reassigned", partition, record.offset());
+            return;
+        }
+        try {
+            consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+        } catch (CommitFailedException | RebalanceInProgressException e) {
+            LOG.info("Offset {} of {} not committed ({}); its new owner skips the chunk if it is done",
+                record.offset() + 1, partition, e.toString());
+        }
+    }
+
+    /** Keeps the group membership during a long read: a poll with every partition paused. */
+    private void keepAlive() {
+        if (System.nanoTime() - lastPoll < KEEP_ALIVE.toNanos()) {
+            return;
+        }
+        Set<TopicPartition> wasPaused = new HashSet<>(consumer.paused());
+        Set<TopicPartition> assigned = new HashSet<>(consumer.assignment());
+        consumer.pause(assigned);
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ZERO);
+        lastPoll = System.nanoTime();
+        for (TopicPartition partition : records.partitions()) {
+            consumer.seek(partition, records.records(partition).get(0).offset());
+        }
+        Set<TopicPartition> resume = new HashSet<>(assigned);
+        resume.retainAll(consumer.assignment());
+        resume.removeAll(wasPaused);
+        consumer.resume(resume);
+    }
+
+    private void close() {
+        if (aborted) {
+            Thread.interrupted();
+        }
+        try {
+            consumer.close(CloseOptions.timeout(aborted ? Duration.ZERO : Duration.ofSeconds(10)));
+        } catch (RuntimeException e) {
+            LOG.debug("Closing the consumer of {} failed: {}", name, e.toString());
+        }
+        session.close();
+        store.close();
+    }
+
+    /** Pauses low priorities on assignment; hands over finished chunks before partitions go. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            gate.onAssigned(consumer, partitions);
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            gate.onRevoked(partitions);
+            if (aborted) {
+                return;
+            }
+            long deadline = System.nanoTime() + HANDOFF_WAIT.toNanos();
+            while (!inFlight.isEmpty()) {
+                InFlight head = inFlight.peekFirst();
+                long remaining = deadline - System.nanoTime();
+                if (!head.isSettled() && remaining > 0) {
+                    try {
+                        head.publication().orElseThrow().acknowledged().get(remaining, TimeUnit.NANOSECONDS);
+                    } catch (TimeoutException | ExecutionException e) {
+                        LOG.debug("Chunk {} not acknowledged before its partition goes: {}", head.task().chunkId(),
+                            e.toString());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                if (!head.isSettled() || head.publication().map(WorkerLoop::failed).orElse(false)) {
+                    inFlight.clear();
+                    return;
+                }
+                finishHead();
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            gate.onRevoked(partitions);
+            inFlight.removeIf(entry -> partitions.contains(entry.partition()));
+        }
+    }
+}
