@@ -42,7 +42,7 @@ public final class EngineProperties {
         props.setProperty("name", config.engineName());
         props.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
         props.setProperty("tasks.max", "1");
-        props.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+        props.setProperty("offset.storage", IngestOffsetStore.class.getName());
         props.setProperty("offset.storage.topic", config.topics().ingestOffsets());
         props.setProperty("offset.storage.partitions", "1");
         props.setProperty("offset.storage.replication.factor", Short.toString(config.layout().replicationFactor()));

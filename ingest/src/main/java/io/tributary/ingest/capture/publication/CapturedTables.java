@@ -42,18 +42,28 @@ public final class CapturedTables {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapturedTables.class);
 
-    private static final String LEAVES_NEEDING_FULL = """
-        SELECT ln.nspname, l.relname, (pn.nspname, p.relname) IN (SELECT * FROM unnest(?::text[], ?::text[])),
+    /** Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. */
+    private static final String LEAVES_WITHOUT_FULL = """
+        WITH roots AS (
+            SELECT c.oid, n.nspname, c.relname
+              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE (n.nspname::text, c.relname::text) IN (SELECT * FROM unnest(?::text[], ?::text[]))),
+        leaves AS (
+            SELECT r.nspname, r.relname, t.relid AS leaf
+              FROM roots r CROSS JOIN LATERAL pg_partition_tree(r.oid) t
+             WHERE t.isleaf
+            UNION ALL
+            SELECT r.nspname, r.relname, r.oid
+              FROM roots r
+             WHERE NOT EXISTS (SELECT 1 FROM pg_partition_tree(r.oid) t WHERE t.isleaf))
+        SELECT ln.nspname, l.relname, lv.nspname, lv.relname,
                EXISTS (SELECT 1 FROM pg_attribute a
-                        WHERE a.attrelid = l.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p'),
-               pn.nspname, p.relname
-          FROM pg_class p
-          JOIN pg_namespace pn ON pn.oid = p.relnamespace
-          CROSS JOIN LATERAL pg_partition_tree(p.oid) t
-          JOIN pg_class l ON l.oid = t.relid
+                        WHERE a.attrelid = l.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p')
+          FROM leaves lv
+          JOIN pg_class l ON l.oid = lv.leaf
           JOIN pg_namespace ln ON ln.oid = l.relnamespace
-         WHERE t.isleaf AND l.relreplident <> 'f'
-           AND (pn.nspname, p.relname) IN (SELECT * FROM unnest(?::text[], ?::text[]))""";
+         WHERE l.relreplident <> 'f'""";
+
 
     private final String publication;
     private final TableSelection selection;
@@ -121,17 +131,14 @@ public final class CapturedTables {
             return;
         }
         List<String[]> leaves = new ArrayList<>();
-        try (PreparedStatement s = connection.prepareStatement(LEAVES_NEEDING_FULL)) {
-            Object[] schemas = anyColumns.stream().map(TableId::schema).toArray();
-            Object[] names = anyColumns.stream().map(TableId::name).toArray();
-            s.setArray(1, connection.createArrayOf("text", schemas));
-            s.setArray(2, connection.createArrayOf("text", names));
-            s.setArray(3, connection.createArrayOf("text", wanted.stream().map(TableId::schema).toArray()));
-            s.setArray(4, connection.createArrayOf("text", wanted.stream().map(TableId::name).toArray()));
+        try (PreparedStatement s = connection.prepareStatement(LEAVES_WITHOUT_FULL)) {
+            s.setArray(1, connection.createArrayOf("text", wanted.stream().map(TableId::schema).toArray()));
+            s.setArray(2, connection.createArrayOf("text", wanted.stream().map(TableId::name).toArray()));
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    if (rs.getBoolean(3) || rs.getBoolean(4)) {
-                        leaves.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(5), rs.getString(6)});
+                    TableId root = TableId.of(rs.getString(3), rs.getString(4));
+                    if (rs.getBoolean(5) || anyColumns.contains(root)) {
+                        leaves.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)});
                     }
                 }
             }
