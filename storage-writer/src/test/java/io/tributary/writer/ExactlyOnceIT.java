@@ -89,6 +89,31 @@ class ExactlyOnceIT {
         }
     }
 
+    @Test
+    void lostStorageConnectionsAreRetriedWithoutLossOrDuplication(TestServices services) throws Exception {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        try (WriterHarness h = WriterHarness.create(services, 4, RULES);
+             StorageWriter writer = h.start(50, 2)) {
+            Workload workload = new Workload(h.log, random);
+            workload.run(4_000);
+            h.log.flush();
+            long killed = 0;
+            for (int round = 0; round < 5; round++) {
+                long before = sum(h.storage.storedOffsets());
+                await().atMost(Duration.ofSeconds(30)).until(() -> sum(h.storage.storedOffsets()) > before);
+                killed += terminateWriterConnections(h);
+            }
+            h.awaitCaughtUp(Duration.ofSeconds(60), List.of(writer));
+
+            assertThat(killed).isPositive();
+            assertThat(writer.stats().retries()).isPositive();
+            List<StorageView.Op> ops = h.storage.ops();
+            assertThat(StorageView.exactlyOnceViolations(ops)).as("seed %d", seed).isEmpty();
+            assertThat(StorageView.reduce(ops)).as("seed %d", seed).isEqualTo(h.log.expected(RULES).buckets());
+        }
+    }
+
     /** Random todo and list changes with a barrier every 100 records; every row version has distinct data. */
     static final class Workload {
         private final RowsLog log;
@@ -140,6 +165,17 @@ class ExactlyOnceIT {
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 return rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    private static long terminateWriterConnections(WriterHarness h) throws Exception {
+        try (Connection c = h.db.connect(); PreparedStatement s = c.prepareStatement("SELECT count(*) FILTER (WHERE"
+            + " pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE ?")) {
+            s.setString(1, "%storage-writer-g" + h.groupId + "-%");
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         }
     }

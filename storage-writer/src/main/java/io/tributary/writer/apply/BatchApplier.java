@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.postgresql.PGConnection;
@@ -24,9 +25,11 @@ import org.postgresql.PGConnection;
  * all of it commits or none.
  *
  * <p>The transaction first moves the partition's stored offset under its fencing token
- * ({@code UPDATE ... WHERE fencing_token = mine}), which also locks that row: if another writer claimed the
- * partition since, nothing is written and {@link FencedException} is thrown; if it claims it meanwhile, its claim
- * waits for this commit and then reads the new offset. Rows then go through the insert-if-absent fast path:
+ * ({@code UPDATE ... WHERE fencing_token = mine AND next_offset <= first offset of the batch}), which also locks
+ * that row: if another writer claimed the partition since, nothing is written and {@link FencedException} is
+ * thrown; if it claims it meanwhile, its claim waits for this commit and then reads the new offset. A batch whose
+ * records the stored offset already covers (a retry after a commit whose acknowledgement was lost) is not applied
+ * again: its outcome is read back instead. Rows then go through the insert-if-absent fast path:
  * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING} tells which keys are new (PUT only, no lookup); only the
  * others are looked up, diffed ({@link OpPlanner}) and updated. Rows that are gone are deleted with
  * {@code DELETE ... RETURNING} their memberships. Op ids come from {@code tributary.op_id_seq} in one block, ops
@@ -37,7 +40,10 @@ import org.postgresql.PGConnection;
 public final class BatchApplier {
 
     private static final String FENCE = "UPDATE tributary.partition_offsets SET next_offset = ?"
-        + " WHERE group_id = ? AND partition = ? AND fencing_token = ? RETURNING max_op_id";
+        + " WHERE group_id = ? AND partition = ? AND fencing_token = ? AND next_offset <= ? RETURNING max_op_id";
+    private static final String STORED = "SELECT fencing_token, next_offset, max_op_id,"
+        + " (SELECT max(epoch) FROM tributary.sealed_epochs s WHERE s.group_id = o.group_id"
+        + " AND s.partition = o.partition) FROM tributary.partition_offsets o WHERE group_id = ? AND partition = ?";
     private static final String INSERT_NEW = "INSERT INTO tributary.current_data"
         + " (group_id, source_key, buckets, source_partition, source_offset)"
         + " SELECT ?, u.k, u.b, ?, u.o FROM unnest(?::bytea[], ?::text[], ?::bigint[]) AS u(k, b, o)"
@@ -82,6 +88,11 @@ public final class BatchApplier {
             throw new IllegalArgumentException("Batch of " + batch.describe() + " does not belong to " + target);
         }
         try {
+            Optional<ApplyResult> applied = alreadyApplied(connection, target, batch);
+            if (applied.isPresent()) {
+                connection.rollback();
+                return applied.get();
+            }
             ApplyResult result = applyInTransaction(connection, target, batch);
             connection.commit();
             return result;
@@ -91,9 +102,38 @@ public final class BatchApplier {
         }
     }
 
+    /**
+     * The outcome of {@code batch} if it is already committed: a retry after a commit whose acknowledgement was lost
+     * (connection loss) must not apply it twice. The check locks nothing; {@link #fence} re-checks under the lock.
+     */
+    private Optional<ApplyResult> alreadyApplied(Connection connection, ApplyTarget target, PreparedBatch batch)
+        throws SQLException, FencedException {
+        try (PreparedStatement select = connection.prepareStatement(STORED)) {
+            select.setLong(1, groupId);
+            select.setInt(2, target.partition());
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next() || rs.getLong(1) != target.fencingToken()) {
+                    throw new FencedException(groupId, target.partition(), target.fencingToken());
+                }
+                long stored = rs.getLong(2);
+                if (stored <= batch.firstOffset()) {
+                    return Optional.empty();
+                }
+                if (stored < batch.nextOffset()) {
+                    throw new IllegalStateException("Stored offset " + stored + " of partition " + target.partition()
+                        + " falls inside " + batch.describe() + ": batches of one claim must not overlap");
+                }
+                long sealed = rs.getLong(4);
+                OptionalLong newSeal = !rs.wasNull() && sealed > target.sealedEpoch()
+                    ? OptionalLong.of(sealed) : OptionalLong.empty();
+                return Optional.of(new ApplyResult(0, rs.getLong(3), newSeal, stored));
+            }
+        }
+    }
+
     private ApplyResult applyInTransaction(Connection connection, ApplyTarget target, PreparedBatch batch)
         throws SQLException, FencedException {
-        long maxOpId = fence(connection, target, batch.nextOffset());
+        long maxOpId = fence(connection, target, batch);
         List<BucketOp> ops = rowOps(connection, target.partition(), batch.changes());
         if (batch.truncate().isPresent()) {
             ops.addAll(truncate(connection, target.partition(), batch.truncate().get()));
@@ -116,13 +156,14 @@ public final class BatchApplier {
         return new ApplyResult(ops.size(), maxOpId, sealed, batch.nextOffset());
     }
 
-    private long fence(Connection connection, ApplyTarget target, long nextOffset)
+    private long fence(Connection connection, ApplyTarget target, PreparedBatch batch)
         throws SQLException, FencedException {
         try (PreparedStatement fence = connection.prepareStatement(FENCE)) {
-            fence.setLong(1, nextOffset);
+            fence.setLong(1, batch.nextOffset());
             fence.setLong(2, groupId);
             fence.setInt(3, target.partition());
             fence.setLong(4, target.fencingToken());
+            fence.setLong(5, batch.firstOffset());
             try (ResultSet rs = fence.executeQuery()) {
                 if (!rs.next()) {
                     throw new FencedException(groupId, target.partition(), target.fencingToken());

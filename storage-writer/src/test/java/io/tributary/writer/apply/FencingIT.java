@@ -69,6 +69,26 @@ class FencingIT {
         }
     }
 
+    @Test
+    void retryingABatchWhoseCommitAcknowledgementWasLostAppliesItOnce(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long group = createGroup(db);
+        try (Connection c = open(db)) {
+            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
+            BatchApplier applier = new BatchApplier(group);
+            PreparedBatch batch = batch(0);
+
+            ApplyResult first = applier.apply(c, target(group, claim), batch);
+            ApplyResult retry = applier.apply(c, target(group, claim), batch);
+
+            assertThat(first.ops()).isEqualTo(1);
+            assertThat(retry.ops()).isZero();
+            assertThat(retry.maxOpId()).isEqualTo(first.maxOpId());
+            assertThat(retry.nextOffset()).isEqualTo(batch.nextOffset());
+            assertThat(count(db, "tributary.bucket_data")).isEqualTo(1);
+        }
+    }
+
     private static PreparedBatch batch(long offset) {
         BatchBuilder builder = new BatchBuilder(0, 10);
         builder.addRow(OpPlannerTest.key("t1"), offset, List.of(ROW));
