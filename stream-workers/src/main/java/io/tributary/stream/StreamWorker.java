@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,7 +76,8 @@ public final class StreamWorker implements AutoCloseable {
     private static int coPartitionCount(StreamWorkerConfig config) {
         TopicNames names = config.topics();
         List<String> coPartitioned = List.of(names.changes(), names.snapshotRows(), names.rows());
-        try (Admin admin = Admin.create(config.kafka())) {
+        StreamsConfig streamsConfig = new StreamsConfig(config.streamsProperties());
+        try (Admin admin = Admin.create(streamsConfig.getAdminConfigs(config.applicationId() + "-metadata"))) {
             Map<String, TopicDescription> topics = admin.describeTopics(
                     List.of(names.changes(), names.snapshotRows(), names.rows(), names.deadLetters()))
                 .allTopicNames().get(METADATA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -55,13 +55,24 @@ public final class StoreKeys {
 
     /** The table and generation of a release marker key. */
     public static Release parseRelease(Bytes key) {
-        ByteBuffer buffer = ByteBuffer.wrap(key.get());
-        if (buffer.get() != RELEASE) {
-            throw new StateFormatException("Not a release marker key: " + key);
+        try {
+            ByteBuffer buffer = ByteBuffer.wrap(key.get());
+            if (buffer.get() != RELEASE) {
+                throw new StateFormatException("Not a release marker key: " + key);
+            }
+            String schema = readString(buffer);
+            String name = readString(buffer);
+            Release release = new Release(TableId.of(schema, name), buffer.getLong());
+            if (buffer.hasRemaining()) {
+                throw new StateFormatException("Trailing bytes in release marker key " + key);
+            }
+            return release;
+        } catch (RuntimeException e) {
+            if (e instanceof StateFormatException) {
+                throw e;
+            }
+            throw new StateFormatException("Malformed release marker key " + key + ": " + e, e);
         }
-        String schema = readString(buffer);
-        String name = readString(buffer);
-        return new Release(TableId.of(schema, name), buffer.getLong());
     }
 
     /** The key of the last stream transaction of {@code pk} of {@code table} in {@code generation}. */
