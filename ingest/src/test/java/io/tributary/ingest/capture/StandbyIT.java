@@ -1,0 +1,61 @@
+package io.tributary.ingest.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.messages.Barrier;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+@RealServices
+class StandbyIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @Test
+    void aSecondInstanceStandsByAndTakesOverWhenTheFirstStops(TestServices services) throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(IngestService.class);
+        logger.addAppender(log);
+        try (IngestFixture f = IngestFixture.create(services)) {
+            f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
+            IngestConfig config = f.config("items");
+            ChangesTopic changes = f.changes();
+            IngestService first = f.start(config);
+            IngestService second = f.startNoWait(config);
+
+            await().atMost(WAIT).until(() -> second.state() == IngestState.STANDBY);
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                .anyMatch(m -> m.matches("standby: slot " + f.slot + " is active \\(pid \\d+\\)"));
+            f.db.execute("INSERT INTO items VALUES (1)");
+            changes.awaitUntil(WAIT, got -> ChangeCaptureIT.changeEvents(got).size() == 1);
+            assertThat(second.state()).isEqualTo(IngestState.STANDBY);
+
+            first.close();
+            second.awaitActive(WAIT);
+            f.db.execute("INSERT INTO items VALUES (2)");
+
+            List<Received> all = changes.awaitUntil(WAIT, got -> ChangeCaptureIT.changeEvents(got).stream()
+                .anyMatch(e -> e.pk().json().equals("[2]")));
+            assertThat(second.stats().changeEvents()).isGreaterThanOrEqualTo(1);
+            for (int p = 0; p < IngestFixture.PARTITIONS; p++) {
+                List<Barrier> barriers = ChangesTopic.partition(all, p).stream().filter(Received::isBarrier)
+                    .map(Received::barrier).collect(Collectors.toList());
+                for (int i = 1; i < barriers.size(); i++) {
+                    assertThat(barriers.get(i).epoch()).isEqualTo(barriers.get(i - 1).epoch() + 1);
+                }
+            }
+        } finally {
+            logger.detachAppender(log);
+        }
+    }
+}
