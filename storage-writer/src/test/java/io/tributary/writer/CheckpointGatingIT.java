@@ -25,8 +25,10 @@ class CheckpointGatingIT {
         try (WriterHarness h = WriterHarness.create(services, 2, rules);
              StorageWriter writer = h.start(100, 1);
              Connection c = h.db.connect()) {
-            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state) VALUES"
-                + " ('public', 'todos', 'w1', 'SNAPSHOTTING'), ('public', 'unread', 'w1', 'SNAPSHOTTING')");
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                + " VALUES"
+                + " ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT'),"
+                + " ('public', 'unread', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
             c.setAutoCommit(false);
             Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
 

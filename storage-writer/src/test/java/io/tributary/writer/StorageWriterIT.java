@@ -3,6 +3,8 @@ package io.tributary.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.syncrules.ExpectedBuckets;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
@@ -10,6 +12,7 @@ import io.tributary.topics.codec.DeadLetters;
 import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.messages.Barrier;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +138,19 @@ class StorageWriterIT {
                     .until(() -> h.storage.checkpoint().orElseThrow().epoch() == barrier.epoch());
             }
             assertThat(h.storage.checkpoint().orElseThrow().opId()).isEqualTo(opId);
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    @Test
+    void aWriterStopsWhenItsGroupIsStopped(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 1, RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            try (Connection c = h.db.connect()) {
+                assertThat(SyncRulesGroups.transition(c, h.groupId, GroupState.PROCESSING, GroupState.STOP)).isTrue();
+            }
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> !writer.isRunning());
             assertThat(writer.failure()).isEmpty();
         }
     }

@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link Checkpointer} every {@code interval} on its own thread and connection until stopped. Retriable
+ * Runs a {@link Checkpointer} every {@code interval} on its own thread and connection until stopped, and stops the
+ * whole writer (its shared {@link StopSignal}) once the group is no longer live (STOP or TERMINATED). Retriable
  * storage failures are retried per the writer's policy; a fatal one (or retries past the deadline) ends the loop
  * with {@link #failure()} set. One per writer process; several processes may run one for the same group.
  */
@@ -48,6 +49,16 @@ public final class CheckpointLoop implements Runnable {
     public void run() {
         try {
             while (stop.pause(interval)) {
+                boolean live = retrier.call("reading the group state", () -> checkpointer.groupIsLive(storage.get()),
+                    (e, attempt, backoff) -> {
+                        counters.retried();
+                        storage.resetIfBroken();
+                    });
+                if (!live) {
+                    LOG.info("The sync rules group is no longer PROCESSING or ACTIVE: its writer stops");
+                    stop.stop();
+                    return;
+                }
                 Optional<Checkpoint> published = retrier.call("checkpoint", () -> checkpointer.advance(storage.get()),
                     (e, attempt, backoff) -> {
                         counters.retried();

@@ -2,6 +2,7 @@ package io.tributary.writer.checkpoint;
 
 import io.tributary.storage.checkpoint.Checkpoints;
 import io.tributary.storage.groups.Checkpoint;
+import io.tributary.storage.groups.GroupState;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
@@ -30,6 +31,7 @@ public final class Checkpointer {
     private static final Logger LOG = LoggerFactory.getLogger(Checkpointer.class);
 
     private static final String CURRENT = "SELECT checkpoint_epoch FROM tributary.sync_rules WHERE group_id = ?";
+    private static final String STATE = "SELECT state FROM tributary.sync_rules WHERE group_id = ?";
     private static final String SEALS = "SELECT partition, epoch, lsn::text, max_op_id FROM tributary.sealed_epochs"
         + " WHERE group_id = ? AND epoch > ?";
     private static final String TABLES = "SELECT DISTINCT ON (table_schema, table_name) table_schema, table_name,"
@@ -90,6 +92,21 @@ public final class Checkpointer {
             prune(connection, epoch);
         }
         return published;
+    }
+
+    /**
+     * Whether the group is still PROCESSING or ACTIVE (its writers should keep writing), in a short transaction of its
+     * own.
+     */
+    public boolean groupIsLive(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(STATE)) {
+            select.setLong(1, groupId);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() && GroupState.valueOf(rs.getString(1)).isLive();
+            }
+        } finally {
+            connection.commit();
+        }
     }
 
     private long currentEpoch(Connection connection) throws SQLException {
