@@ -1,0 +1,53 @@
+package io.tributary.ingest.capture;
+
+import io.tributary.topics.TopicLayout;
+import io.tributary.topics.TopicNames;
+import io.tributary.topics.messages.TableId;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs an {@link IngestService} in its own JVM, so a test can kill it with SIGKILL mid-stream. Test support.
+ *
+ * <p>Arguments: jdbcUrl user password slot publication topicPrefix partitions bootstrapServers table.
+ */
+public final class IngestProcess {
+
+    private IngestProcess() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        IngestConfig config = IngestConfig.of(DatabaseEndpoint.of(args[0], args[1], args[2]), args[3], args[4],
+                TopicNames.withPrefix(args[5]), TopicLayout.of(Integer.parseInt(args[6]), 1, (short) 1),
+                Map.of("bootstrap.servers", args[7]), TableSelection.of(Set.of(TableId.of("public", args[8]))))
+            .withMaxRetryBackoff(Duration.ofSeconds(1));
+        IngestService service = IngestService.create(config);
+        service.start();
+        service.awaitActive(Duration.ofSeconds(120));
+        System.out.println("INGEST ACTIVE");
+        Thread.currentThread().join();
+    }
+
+    /** Starts a JVM running {@link #main} with the test class path; its output goes to {@code log}. */
+    static Process launch(IngestConfig config, String table, Path log) throws IOException {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+            IngestProcess.class.getName(), config.source().jdbcUrl(), config.source().user(),
+            config.source().password(), config.slotName(), config.publicationName(), config.topics().prefix(),
+            Integer.toString(config.layout().partitions()), config.kafkaProperties().get("bootstrap.servers"),
+            table));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    static Path logFile(String name) {
+        File dir = new File("target");
+        return new File(dir.exists() ? dir : new File("."), name + ".log").toPath();
+    }
+}
