@@ -1,0 +1,52 @@
+package io.tributary.ingest.capture.internals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.ingest.capture.UnavailableValueException;
+import io.tributary.ingest.capture.WalLevelException;
+import io.tributary.source.catalog.MissingPrimaryKeyException;
+import io.tributary.topics.messages.TableId;
+import java.sql.SQLException;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+class FailuresTest {
+
+    @Test
+    void slotActiveForAnotherProcessMeansStandbyAndNamesThePid() {
+        RuntimeException error = new RuntimeException("Failed to start replication stream",
+            new SQLException("ERROR: replication slot \"tributary\" is active for PID 4711", "55006"));
+
+        assertThat(Failures.classify(error)).isEqualTo(Failures.Verdict.SLOT_IN_USE);
+        assertThat(Failures.slotHolder(error)).isEqualTo(OptionalInt.of(4711));
+    }
+
+    @Test
+    void setupAndSchemaProblemsAreFatal() {
+        assertThat(Failures.classify(new WalLevelException("replica"))).isEqualTo(Failures.Verdict.FATAL);
+        assertThat(Failures.classify(new IllegalStateException("wrapped",
+            new MissingPrimaryKeyException(TableId.of("public", "t"))))).isEqualTo(Failures.Verdict.FATAL);
+        assertThat(Failures.classify(new UnavailableValueException(TableId.of("public", "t"), Set.of("c"))))
+            .isEqualTo(Failures.Verdict.FATAL);
+    }
+
+    @Test
+    void authenticationFailureIsFatal() {
+        assertThat(Failures.classify(new RuntimeException(new SQLException("password authentication failed",
+            "28P01")))).isEqualTo(Failures.Verdict.FATAL);
+    }
+
+    @Test
+    void connectionLossIsRetriable() {
+        assertThat(Failures.classify(new RuntimeException(new SQLException("Connection refused", "08001"))))
+            .isEqualTo(Failures.Verdict.RETRIABLE);
+    }
+
+    @Test
+    void kafkaFailuresAreRetriable() {
+        assertThat(Failures.classify(new ChangesDeliveryException("not acknowledged", new TimeoutException("t"))))
+            .isEqualTo(Failures.Verdict.RETRIABLE);
+    }
+}
