@@ -41,7 +41,8 @@ class EnginePropertiesTest {
             .containsEntry("tombstones.on.delete", "false")
             .containsEntry("message.prefix.include.list", "tributary\\.window")
             .containsEntry("offset.storage", IngestOffsetStore.class.getName())
-            .containsEntry("offset.storage.topic", "t.ingest-offsets").containsEntry("name", "tributary-ingest-tributary")
+            .containsEntry("offset.storage.topic", "t.ingest-offsets")
+            .containsEntry("name", "tributary-ingest-tributary")
             .containsEntry("bootstrap.servers", "k:9092");
         assertThat(props.getProperty("heartbeat.action.query")).contains("pg_logical_emit_message(true,");
     }
