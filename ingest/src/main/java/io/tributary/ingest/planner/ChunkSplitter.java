@@ -46,8 +46,9 @@ public final class ChunkSplitter {
     private static final long MIN_SAMPLE_PAGES = 128;
     private static final long UNANALYZED_SAMPLE_PAGES = 512;
     private static final String SIZE = """
-        SELECT greatest(coalesce((SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree(?::oid)
-                                   WHERE isleaf), 0), pg_relation_size(?::oid)) / current_setting('block_size')::bigint""";
+        SELECT greatest(coalesce((SELECT sum(pg_relation_size(relid))
+                                    FROM pg_partition_tree(?::oid) WHERE isleaf), 0),
+                        pg_relation_size(?::oid)) / current_setting('block_size')::bigint""";
 
     private final int chunkRows;
     private final int maxSampleRows;

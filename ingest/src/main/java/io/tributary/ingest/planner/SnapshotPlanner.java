@@ -1,0 +1,296 @@
+package io.tributary.ingest.planner;
+
+import io.tributary.storage.progress.SnapshotChunks;
+import io.tributary.storage.progress.SnapshotProgress;
+import io.tributary.storage.progress.SnapshotPriority;
+import io.tributary.storage.progress.StoredChunk;
+import io.tributary.storage.progress.WindowKey;
+import io.tributary.storage.progress.WindowProgress;
+import io.tributary.storage.progress.WindowState;
+import io.tributary.topics.messages.ChunkRange;
+import io.tributary.topics.messages.ChunkTask;
+import io.tributary.topics.messages.KeyValues;
+import io.tributary.topics.messages.TableId;
+import io.tributary.topics.messages.TablePlan;
+import io.tributary.topics.messages.TaskPriority;
+import io.tributary.topics.provision.TopicProvisioner;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The snapshot planner (one active instance, beside ingest): opens a snapshot window for every table a live sync
+ * rules group reads that has no window yet, cuts it into primary key range chunks and queues their tasks with the
+ * priority of DESIGN.md section 3 ({@link WindowPlanning} has the steps).
+ *
+ * <p>Each round ({@link #planOnce()}, or every {@link PlannerConfig#interval()} after {@link #start()}):
+ * <ul>
+ *   <li>finishes windows left PLANNING by an interrupted round: one with stored chunks gets its plan and pending
+ *       tasks published again; one without is discarded and planned anew (a new window, a new marker);</li>
+ *   <li>in its first round after start, publishes again the tasks of chunks no worker claimed yet (they may have
+ *       been lost with the previous instance); re-publishing is harmless, because workers take attempts from
+ *       storage and skip DONE chunks;</li>
+ *   <li>moves the remaining tasks of a window planned for reprocessing to the active queue once an ACTIVE group
+ *       needs its table;</li>
+ *   <li>plans the needed tables that have no window: a DONE window is never re-planned, nor a FAILED one (see
+ *       {@link #resnapshot(TableId, TaskPriority)}).</li>
+ * </ul>
+ * Rounds are serialized; the planner is thread-safe.
+ */
+public final class SnapshotPlanner implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotPlanner.class);
+
+    private final PlannerConfig config;
+    private final SqlConnector source;
+    private final SqlConnector storage;
+    private final RulesMatcher rules;
+    private final Producer<byte[], byte[]> producer;
+    private final PlanPublisher publisher;
+    private final WindowPlanning planning;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private Thread loop;
+    private boolean recovered;
+
+    private SnapshotPlanner(PlannerConfig config, SqlConnector source, SqlConnector storage, RulesMatcher rules) {
+        this.config = config;
+        this.source = source;
+        this.storage = storage;
+        this.rules = rules;
+        Map<String, Object> settings = new HashMap<>(config.kafka());
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
+        this.publisher = new PlanPublisher(producer, config.topics(), config.layout());
+        this.planning = new WindowPlanning(new ChunkSplitter(config.chunkRows(), config.maxSampleRows()), publisher);
+    }
+
+    /**
+     * A planner reading the source through {@code source}, progress and groups through {@code storage}, matching
+     * tables with {@code rules}. Provisions the topics first (waiting for partition leaders). Call {@link #start()}
+     * for the periodic loop, or {@link #planOnce()}.
+     */
+    public static SnapshotPlanner create(PlannerConfig config, SqlConnector source, SqlConnector storage,
+                                         RulesMatcher rules) {
+        Objects.requireNonNull(config, "config");
+        try (Admin admin = Admin.create(config.kafka())) {
+            TopicProvisioner.ensure(admin, config.topics(), config.layout());
+        }
+        return new SnapshotPlanner(config, Objects.requireNonNull(source, "source"),
+            Objects.requireNonNull(storage, "storage"), Objects.requireNonNull(rules, "rules"));
+    }
+
+    /**
+     * Runs one planning round (see the class comment).
+     *
+     * @throws SQLException      if the source or storage failed (the next round resumes)
+     * @throws PlanningException if Kafka did not acknowledge the plans or tasks (the next round resumes)
+     */
+    public synchronized PlanReport planOnce() throws SQLException {
+        long start = System.nanoTime();
+        try (Connection store = storage.connect(); Connection src = source.connect()) {
+            int resumed = 0;
+            if (!recovered) {
+                resumed += republishUnclaimed(store);
+                recovered = true;
+            }
+            Map<TableId, TaskPriority> needed = TableDemand.neededTables(store, src, rules);
+            Map<TableId, WindowProgress> latest = new HashMap<>();
+            for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
+                latest.put(TableId.of(window.window().schema(), window.window().table()), window);
+            }
+            Map<TableId, TaskPriority> toPlan = new LinkedHashMap<>();
+            int promoted = 0;
+            for (WindowProgress window : latest.values()) {
+                if (window.state() == WindowState.PLANNING) {
+                    resumed += resume(store, window) ? 1 : 0;
+                }
+            }
+            for (Map.Entry<TableId, TaskPriority> entry : needed.entrySet()) {
+                Optional<WindowProgress> window = Optional.ofNullable(latest.get(entry.getKey()))
+                    .flatMap(w -> reload(store, w));
+                if (window.isEmpty()) {
+                    toPlan.put(entry.getKey(), entry.getValue());
+                } else if (window.get().state().isOpen() && entry.getValue() == TaskPriority.ACTIVE_SNAPSHOT
+                    && window.get().priority() != SnapshotPriority.ACTIVE_SNAPSHOT) {
+                    promoted += promote(store, window.get()) ? 1 : 0;
+                }
+            }
+            WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan);
+            PlanReport report = new PlanReport(outcome.opened(), resumed, promoted, outcome.failed(),
+                outcome.chunks(), Duration.ofNanos(System.nanoTime() - start));
+            if (report.didWork()) {
+                LOG.info("Snapshot planning round: {} windows opened ({} chunks), {} resumed, {} promoted, {} failed,"
+                    + " in {} ms", report.opened(), report.chunks(), report.resumed(), report.promoted(),
+                    report.failed(), report.took().toMillis());
+            }
+            return report;
+        }
+    }
+
+    /**
+     * Opens a new window for {@code table} whatever its previous windows (e.g. after fixing the permission that
+     * failed it, or to re-snapshot a DONE table), unless one is open.
+     *
+     * @return the new window's id, empty if the table has an open window or is not a table
+     */
+    public synchronized Optional<String> resnapshot(TableId table, TaskPriority priority) throws SQLException {
+        try (Connection store = storage.connect(); Connection src = source.connect()) {
+            WindowPlanning.Outcome outcome = planning.plan(store, src, Map.of(table, priority));
+            if (outcome.opened() == 0) {
+                return Optional.empty();
+            }
+            return SnapshotProgress.latestWindows(store).stream()
+                .filter(w -> w.window().schema().equals(table.schema()) && w.window().table().equals(table.name()))
+                .map(w -> w.window().windowId()).findFirst();
+        }
+    }
+
+    private WindowPlanning.Outcome planInBatches(Connection store, Connection src, Map<TableId, TaskPriority> tables)
+        throws SQLException {
+        int opened = 0;
+        int failed = 0;
+        int chunks = 0;
+        List<Map.Entry<TableId, TaskPriority>> all = new ArrayList<>(tables.entrySet());
+        for (int from = 0; from < all.size(); from += config.batchTables()) {
+            Map<TableId, TaskPriority> batch = new LinkedHashMap<>();
+            for (Map.Entry<TableId, TaskPriority> entry : all.subList(from, Math.min(all.size(),
+                from + config.batchTables()))) {
+                batch.put(entry.getKey(), entry.getValue());
+            }
+            WindowPlanning.Outcome outcome = planning.plan(store, src, batch);
+            opened += outcome.opened();
+            failed += outcome.failed();
+            chunks += outcome.chunks();
+        }
+        return new WindowPlanning.Outcome(opened, failed, chunks);
+    }
+
+    /** The window as it is now: empty if it was discarded by {@link #resume}. */
+    private static Optional<WindowProgress> reload(Connection store, WindowProgress window) {
+        if (window.state() != WindowState.PLANNING) {
+            return Optional.of(window);
+        }
+        try {
+            return SnapshotProgress.find(store, window.window());
+        } catch (SQLException e) {
+            throw new PlanningException("Cannot reload window " + window.window() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Finishes an interrupted plan: republishes a window with stored chunks, discards one without. */
+    private boolean resume(Connection store, WindowProgress window) throws SQLException {
+        WindowKey key = window.window();
+        if (window.chunksPlanned() == 0) {
+            LOG.info("Discarding window {}: its planning was interrupted before its chunks were stored", key);
+            return SnapshotProgress.discard(store, key);
+        }
+        TableId table = TableId.of(key.schema(), key.table());
+        publisher.plan(TablePlan.of(table, key.windowId(), window.chunksPlanned()));
+        publisher.tasks(tasks(SnapshotChunks.pending(store, key)));
+        publisher.flush();
+        SnapshotProgress.markSnapshotting(store, List.of(key));
+        LOG.info("Resumed the interrupted planning of window {}", key);
+        return true;
+    }
+
+    /** Publishes again the tasks of chunks no worker claimed yet, in every SNAPSHOTTING window. */
+    private int republishUnclaimed(Connection store) throws SQLException {
+        int windows = 0;
+        for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
+            if (window.state() != WindowState.SNAPSHOTTING) {
+                continue;
+            }
+            List<StoredChunk> unclaimed = SnapshotChunks.pending(store, window.window()).stream()
+                .filter(c -> c.attempt() == 0).toList();
+            if (!unclaimed.isEmpty()) {
+                publisher.tasks(tasks(unclaimed));
+                windows++;
+            }
+        }
+        publisher.flush();
+        return windows;
+    }
+
+    private boolean promote(Connection store, WindowProgress window) throws SQLException {
+        List<StoredChunk> moved = SnapshotProgress.reprioritize(store, window.window(),
+            SnapshotPriority.ACTIVE_SNAPSHOT);
+        if (moved.isEmpty()) {
+            return false;
+        }
+        publisher.tasks(tasks(moved));
+        publisher.flush();
+        LOG.info("Snapshot window {} is needed by an active group: {} remaining chunks moved to the active queue",
+            window.window(), moved.size());
+        return true;
+    }
+
+    private static List<ChunkTask> tasks(List<StoredChunk> chunks) {
+        List<ChunkTask> tasks = new ArrayList<>();
+        for (StoredChunk chunk : chunks) {
+            ChunkRange range = new ChunkRange(chunk.lo().map(KeyValues::of), chunk.hi().map(KeyValues::of));
+            tasks.add(ChunkTask.first(chunk.chunkId(), TableId.of(chunk.window().schema(), chunk.window().table()),
+                range, TaskPriority.valueOf(chunk.priority().name()), chunk.window().windowId()));
+        }
+        return tasks;
+    }
+
+    /** Starts planning rounds every {@link PlannerConfig#interval()} on a daemon thread; failures are retried. */
+    public synchronized void start() {
+        if (loop != null) {
+            throw new IllegalStateException("The snapshot planner is started already");
+        }
+        loop = new Thread(this::runLoop, "tributary-snapshot-planner");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    private void runLoop() {
+        try {
+            do {
+                try {
+                    planOnce();
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("Snapshot planning round failed (the next round resumes): {}", e.toString());
+                }
+            } while (!stopped.await(config.interval().toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the loop (after its current round) and closes the producer. */
+    @Override
+    public void close() {
+        stopped.countDown();
+        Thread running;
+        synchronized (this) {
+            running = loop;
+        }
+        if (running != null) {
+            try {
+                running.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        producer.close(Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,139 @@
+package io.tributary.ingest.planner;
+
+import io.tributary.source.catalog.SourceCatalog;
+import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableNotFoundException;
+import io.tributary.source.catalog.TableSchema;
+import io.tributary.source.sql.SqlErrors;
+import io.tributary.storage.progress.PlannedChunk;
+import io.tributary.storage.progress.SnapshotProgress;
+import io.tributary.storage.progress.SnapshotPriority;
+import io.tributary.storage.progress.WindowKey;
+import io.tributary.storage.progress.WindowPlan;
+import io.tributary.topics.messages.ChunkRange;
+import io.tributary.topics.messages.ChunkTask;
+import io.tributary.topics.messages.KeyValues;
+import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.TableId;
+import io.tributary.topics.messages.TablePlan;
+import io.tributary.topics.messages.TaskPriority;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plans new windows for a batch of tables, in the order the protocol needs:
+ * <ol>
+ *   <li>describe each table (a table that cannot be replicated as it is gets a FAILED window with the reason);</li>
+ *   <li>open a PLANNING window per table in storage (one transaction);</li>
+ *   <li>emit each window's marker through the WAL, each committed on its own ({@link WindowMarkers});</li>
+ *   <li>cut each table into chunks ({@link ChunkSplitter}) and store them, PLANNED (one transaction);</li>
+ *   <li>publish each table's {@link TablePlan} to every partition of {@code snapshot-rows}, then its tasks, and
+ *       wait for Kafka's acknowledgement (one flush);</li>
+ *   <li>mark the windows SNAPSHOTTING (one transaction).</li>
+ * </ol>
+ * An interruption anywhere leaves PLANNING windows that the next round resumes ({@link SnapshotPlanner}). Not
+ * thread-safe.
+ */
+final class WindowPlanning {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WindowPlanning.class);
+
+    /** What a batch did. */
+    record Outcome(int opened, int failed, int chunks) {
+    }
+
+    private record Planned(TableId table, WindowKey window, TaskPriority priority, List<ChunkTask> tasks) {
+    }
+
+    private final ChunkSplitter splitter;
+    private final PlanPublisher publisher;
+
+    WindowPlanning(ChunkSplitter splitter, PlanPublisher publisher) {
+        this.splitter = splitter;
+        this.publisher = publisher;
+    }
+
+    Outcome plan(Connection storage, Connection source, Map<TableId, TaskPriority> tables) throws SQLException {
+        SourceCatalog catalog = new SourceCatalog(source);
+        Map<WindowKey, SnapshotPriority> windows = new LinkedHashMap<>();
+        Map<WindowKey, TableSchema> schemas = new LinkedHashMap<>();
+        int failed = 0;
+        for (Map.Entry<TableId, TaskPriority> entry : tables.entrySet()) {
+            TableId table = entry.getKey();
+            WindowKey window = WindowKey.of(table.schema(), table.name(), WindowIds.next(Instant.now()));
+            SnapshotPriority priority = SnapshotPriority.valueOf(entry.getValue().name());
+            try {
+                schemas.put(window, catalog.describe(table));
+                windows.put(window, priority);
+            } catch (TableNotFoundException e) {
+                LOG.debug("Not planning {}: {}", table.quoted(), e.getMessage());
+            } catch (SourceSchemaException e) {
+                LOG.error("Cannot snapshot {}: {}", table.quoted(), e.getMessage());
+                SnapshotProgress.recordFailure(storage, window, priority, e.getMessage());
+                failed++;
+            }
+        }
+        List<WindowKey> opened = SnapshotProgress.open(storage, windows);
+        Map<WindowKey, String> markers = new LinkedHashMap<>();
+        for (WindowKey window : opened) {
+            Lsn lsn = WindowMarkers.emit(source, schemas.get(window).table(), window.windowId());
+            markers.put(window, lsn.toString());
+        }
+        SnapshotProgress.recordMarkers(storage, markers);
+
+        List<WindowPlan> plans = new ArrayList<>();
+        Map<WindowKey, Planned> planned = new LinkedHashMap<>();
+        for (WindowKey window : opened) {
+            TableSchema schema = schemas.get(window);
+            TaskPriority priority = TaskPriority.valueOf(windows.get(window).name());
+            TableSplit split;
+            try {
+                split = splitter.split(source, schema);
+            } catch (SQLException e) {
+                if (SqlErrors.classify(e).isRetriable()) {
+                    throw e;
+                }
+                String error = "Cannot cut " + schema.table().quoted() + " into chunks: " + e.getMessage();
+                LOG.error(error);
+                SnapshotProgress.fail(storage, window, error);
+                failed++;
+                continue;
+            }
+            List<PlannedChunk> chunks = new ArrayList<>();
+            List<ChunkTask> tasks = new ArrayList<>();
+            for (int i = 0; i < split.ranges().size(); i++) {
+                ChunkRange range = split.ranges().get(i);
+                String chunkId = WindowIds.chunkId(window.windowId(), i);
+                chunks.add(new PlannedChunk(chunkId, i, range.lo().map(KeyValues::json),
+                    range.hi().map(KeyValues::json)));
+                tasks.add(ChunkTask.first(chunkId, schema.table(), range, priority, window.windowId()));
+            }
+            plans.add(new WindowPlan(window, split.rowsEstimated(), chunks));
+            planned.put(window, new Planned(schema.table(), window, priority, tasks));
+        }
+        List<WindowKey> stored = SnapshotProgress.storeChunks(storage, plans);
+        int chunks = 0;
+        for (WindowKey window : stored) {
+            Planned p = planned.get(window);
+            publisher.plan(TablePlan.of(p.table(), window.windowId(), p.tasks().size()));
+            publisher.tasks(p.tasks());
+            chunks += p.tasks().size();
+        }
+        publisher.flush();
+        SnapshotProgress.markSnapshotting(storage, stored);
+        for (WindowKey window : stored) {
+            Planned p = planned.get(window);
+            LOG.info("Snapshot of {} planned: window {}, {} chunks, ~{} rows, {}", p.table().quoted(),
+                window.windowId(), p.tasks().size(), plans.stream().filter(w -> w.window().equals(window))
+                    .findFirst().map(WindowPlan::rowsEstimated).orElse(0L), p.priority().wireName());
+        }
+        return new Outcome(stored.size(), failed, chunks);
+    }
+}
