@@ -70,6 +70,10 @@ class StorageSchemaIT {
             SyncRulesGroup group = SyncRulesGroups.create(c, "bucket_definitions: {}");
             c.createStatement().execute("INSERT INTO tributary.bucket_data VALUES (" + group.id()
                 + ", 'global[]', 1, 1, 'items', '1', 42, '{\"id\":\"1\"}')");
+            c.createStatement().execute("INSERT INTO tributary.partition_offsets (group_id, partition) VALUES ("
+                + group.id() + ", 0)");
+            c.createStatement().execute("INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn, "
+                + "max_op_id) VALUES (" + group.id() + ", 0, 1, '0/1', 1)");
             assertThat(partitions(c, group.id())).isEqualTo(2);
 
             assertThatThrownBy(() -> SyncRulesGroups.clear(c, group.id()))
@@ -80,6 +84,11 @@ class StorageSchemaIT {
             SyncRulesGroups.clear(c, group.id());
 
             assertThat(partitions(c, group.id())).isZero();
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT (SELECT count(*) FROM "
+                + "tributary.partition_offsets) + (SELECT count(*) FROM tributary.sealed_epochs)")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("writer bookkeeping of the cleared group").isZero();
+            }
             assertThat(SyncRulesGroups.find(c, group.id()).orElseThrow().state()).isEqualTo(GroupState.TERMINATED);
         }
     }

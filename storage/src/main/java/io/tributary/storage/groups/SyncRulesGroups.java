@@ -115,7 +115,8 @@ public final class SyncRulesGroups {
     }
 
     /**
-     * Drops the storage partitions of a TERMINATED group: constant time whatever their size.
+     * Drops the storage partitions of a TERMINATED group (constant time whatever their size) and its writers'
+     * per-partition bookkeeping (offsets, seals, readiness: a few rows per partition).
      *
      * @throws IllegalStateException if the group is not TERMINATED
      */
@@ -130,6 +131,9 @@ public final class SyncRulesGroups {
             try (Statement ddl = connection.createStatement()) {
                 ddl.execute("DROP TABLE IF EXISTS tributary.bucket_data_g" + id);
                 ddl.execute("DROP TABLE IF EXISTS tributary.current_data_g" + id);
+                for (String table : List.of("partition_offsets", "sealed_epochs", "table_readiness")) {
+                    ddl.execute("DELETE FROM tributary." + table + " WHERE group_id = " + id);
+                }
                 ddl.execute("UPDATE tributary.sync_rules SET cleared_at = now() WHERE group_id = " + id);
             }
             return null;
