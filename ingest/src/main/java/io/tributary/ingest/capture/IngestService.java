@@ -232,8 +232,9 @@ public final class IngestService implements AutoCloseable {
 
     private Optional<Throwable> watch(CaptureRun run, Backoff backoff) throws InterruptedException {
         long nextRefresh = System.nanoTime() + config.tableRefreshInterval().toNanos();
+        long batchesBefore = counters.batches();
         while (!stopping && !run.awaitDone(WATCH)) {
-            if (state != IngestState.ACTIVE && counters.batches() > 0) {
+            if (state != IngestState.ACTIVE && counters.batches() > batchesBefore) {
                 synchronized (lock) {
                     moveTo(IngestState.ACTIVE);
                 }
