@@ -9,6 +9,7 @@ import io.tributary.embedded.EmbeddedPostgres;
 import io.tributary.ingest.capture.DatabaseEndpoint;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.IngestService;
+import io.tributary.ingest.capture.IngestState;
 import io.tributary.ingest.capture.TableSelection;
 import io.tributary.ingest.capture.internals.EngineProperties;
 import io.tributary.topics.TopicLayout;
@@ -124,8 +125,8 @@ public final class IngestThroughputBench {
         AtomicLong first = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
         long started = System.nanoTime();
-        DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-            .using(props)
+        DebeziumEngine<RecordChangeEvent<SourceRecord>> engine =
+            DebeziumEngine.create(ChangeEventFormat.of(Connect.class)).using(props)
             .notifying((records, committer) -> {
                 for (RecordChangeEvent<SourceRecord> record : records) {
                     if (record.record().value() instanceof Struct value && value.schema().field("op") != null) {
@@ -159,8 +160,7 @@ public final class IngestThroughputBench {
                 if (first == 0 && service.stats().changeEvents() > 0) {
                     first = System.nanoTime();
                 }
-                if (service.failure().isPresent() && !service.state().equals(
-                    io.tributary.ingest.capture.IngestState.ACTIVE)) {
+                if (service.state() == IngestState.FAILED) {
                     throw new IllegalStateException("Ingest failed", service.failure().get());
                 }
                 Thread.sleep(Duration.ofMillis(20).toMillis());
