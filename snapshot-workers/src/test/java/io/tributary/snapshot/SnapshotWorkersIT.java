@@ -147,6 +147,45 @@ class SnapshotWorkersIT {
     }
 
     @Test
+    void aLostSourceConnectionRetriesTheChunkAsANewAttempt(TestServices services) throws Exception {
+        SnapshotFixture f = new SnapshotFixture(services);
+        f.source.execute("CREATE SCHEMA tenant_a",
+            "CREATE TABLE tenant_a.items (id integer PRIMARY KEY, name text)",
+            "INSERT INTO tenant_a.items SELECT g, 'item ' || g FROM generate_series(1, 5000) g");
+        f.plan(ITEMS, TaskPriority.ACTIVE_SNAPSHOT, List.of());
+        CountDownLatch midChunk = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        ChunkListener stall = new ChunkListener() {
+            @Override
+            public void rowsRead(ChunkTask task, long rows) {
+                if (task.attempt() == 1 && rows == 100) {
+                    midChunk.countDown();
+                    try {
+                        resume.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        SnapshotWorkerConfig config = f.config(1).withRead(ReadSettings.DEFAULT.withFetchRows(100));
+
+        try (SnapshotWorkers workers = SnapshotWorkers.start(config, stall)) {
+            await().atMost(PATIENCE).until(() -> midChunk.getCount() == 0);
+            f.source.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                + " WHERE application_name LIKE 'tributary %' AND datname = current_database()");
+            resume.countDown();
+            awaitState(f, ITEMS, WindowState.DONE);
+            assertThat(workers.failure()).isEmpty();
+        }
+
+        try (Connection c = f.storage.connect()) {
+            assertThat(SnapshotChunks.find(c, "w-items#0").orElseThrow().attempt()).isEqualTo(2);
+        }
+        assertThat(SnapshotFixture.newestAttemptRows(f.snapshotRows(), ITEMS)).isEqualTo(f.sourceRows(ITEMS));
+    }
+
+    @Test
     void activeChunksAllStartBeforeAnyReprocessChunk(TestServices services) throws Exception {
         SnapshotFixture f = new SnapshotFixture(services);
         createTables(f);

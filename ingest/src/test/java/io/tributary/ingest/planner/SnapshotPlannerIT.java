@@ -219,4 +219,24 @@ class SnapshotPlannerIT {
         assertThat(failed.state()).isEqualTo(WindowState.FAILED);
         assertThat(failed.error().orElseThrow()).contains("\"tenant_a\".\"logbook\"");
     }
+
+    @Test
+    void aFailedTableIsPlannedAgainOnlyWhenAskedTo(TestServices services) throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        createTables(f);
+        f.group(GroupState.ACTIVE, "tenant_a.items");
+        try (SnapshotPlanner planner = f.planner(5000)) {
+            planner.planOnce();
+            WindowKey first = f.window(ITEMS).window();
+            try (Connection c = f.storage.connect()) {
+                SnapshotProgress.fail(c, first, "permission denied for table items");
+            }
+            assertThat(planner.planOnce().didWork()).isFalse();
+            assertThat(planner.resnapshot(ITEMS, TaskPriority.ACTIVE_SNAPSHOT)).isPresent();
+            assertThat(planner.resnapshot(ITEMS, TaskPriority.ACTIVE_SNAPSHOT)).isEmpty();
+
+            assertThat(f.window(ITEMS).window()).isNotEqualTo(first);
+            assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        }
+    }
 }

@@ -82,6 +82,7 @@ final class WorkerLoop implements Runnable {
     private volatile boolean aborted;
     private volatile Throwable failure;
     private long lastPoll = System.nanoTime();
+    private boolean mainPoll;
 
     WorkerLoop(String name, LoopResources resources) {
         this.name = name;
@@ -123,7 +124,13 @@ final class WorkerLoop implements Runnable {
                     continue;
                 }
                 gate.maybeResume(consumer);
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
+                ConsumerRecords<byte[], byte[]> records;
+                mainPoll = true;
+                try {
+                    records = consumer.poll(POLL_TIMEOUT);
+                } finally {
+                    mainPoll = false;
+                }
                 lastPoll = System.nanoTime();
                 for (ConsumerRecord<byte[], byte[]> record : records) {
                     handle(record);
@@ -238,9 +245,8 @@ final class WorkerLoop implements Runnable {
 
     /** Waits for the oldest task (keeping the group membership alive), then completes and commits it. */
     private void finishHead() {
-        InFlight head = inFlight.peekFirst();
+        InFlight head = inFlight.removeFirst();
         awaitSettled(head);
-        inFlight.removeFirst();
         complete(head);
     }
 
@@ -351,10 +357,15 @@ final class WorkerLoop implements Runnable {
             gate.onAssigned(consumer, partitions);
         }
 
+        /**
+         * Hands over cleanly when revoked between tasks (in the loop's own poll): waits a while for the chunks in
+         * flight and commits them. During a keep-alive poll (inside a read or a completion) it leaves them: their
+         * commits are skipped later and the new owner skips the chunks that are DONE by then.
+         */
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             gate.onRevoked(partitions);
-            if (aborted) {
+            if (aborted || !mainPoll) {
                 return;
             }
             long deadline = System.nanoTime() + HANDOFF_WAIT.toNanos();
