@@ -223,7 +223,7 @@ final class WorkerLoop implements Runnable {
             case RETRIABLE:
                 session.discard();
                 Duration backoff = pacer.failed("Chunk " + task.chunkId() + " of " + task.table().quoted(), e);
-                LOG.warn("Chunk {} of {} attempt {} failed ({}), new attempt {} in {} ms", task.chunkId(),
+                LOG.warn("Chunk {} of {} attempt {} failed ({}); retry {} in {} ms as a new attempt", task.chunkId(),
                     task.table().quoted(), task.attempt(), Failures.describe(e), pacer.failures(),
                     backoff.toMillis());
                 if (!stop.pause(backoff)) {
