@@ -3,7 +3,11 @@ package io.tributary.ingest.capture;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A Postgres database to connect to: a {@code jdbc:postgresql://host[:port]/database[?params]} URL, user and
@@ -15,13 +19,55 @@ import java.util.Objects;
  */
 public record DatabaseEndpoint(String jdbcUrl, String user, String password) {
 
+    private static final Pattern URL =
+        Pattern.compile("^jdbc:postgresql://(\\[[^\\]]+\\]|[^:/?]+)(?::(\\d+))?/([^?]+)(?:\\?(.*))?$");
+
     public DatabaseEndpoint {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(password, "password");
-        if (!jdbcUrl.startsWith("jdbc:postgresql://")) {
-            throw new IllegalArgumentException("Expected a jdbc:postgresql:// URL, got " + jdbcUrl);
+        parse(jdbcUrl);
+    }
+
+    private static Matcher parse(String jdbcUrl) {
+        Matcher m = URL.matcher(jdbcUrl);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("Expected jdbc:postgresql://host[:port]/database[?params], got "
+                + jdbcUrl);
         }
+        return m;
+    }
+
+    /** The host name or address (IPv6 without brackets). */
+    public String host() {
+        String host = parse(jdbcUrl).group(1);
+        return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /** The port, 5432 if the URL names none. */
+    public int port() {
+        String port = parse(jdbcUrl).group(2);
+        return port == null ? 5432 : Integer.parseInt(port);
+    }
+
+    /** The database name. */
+    public String database() {
+        return parse(jdbcUrl).group(3);
+    }
+
+    /** The URL's query parameters, in order (undecoded). */
+    public Map<String, String> parameters() {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        String query = parse(jdbcUrl).group(4);
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    parameters.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
+            }
+        }
+        return parameters;
     }
 
     /** The endpoint {@code jdbcUrl} as {@code user} with {@code password}. */

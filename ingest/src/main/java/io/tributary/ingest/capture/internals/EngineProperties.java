@@ -1,11 +1,10 @@
 package io.tributary.ingest.capture.internals;
 
+import io.tributary.ingest.capture.DatabaseEndpoint;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.source.encoding.DebeziumDecodingSettings;
 import java.util.Map;
 import java.util.Properties;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The Debezium Embedded configuration of ingest: the Postgres connector on pgoutput, streaming only
@@ -21,9 +20,6 @@ public final class EngineProperties {
     public static final String HEARTBEAT_PREFIX = "tributary.heartbeat";
     /** Debezium's topic prefix: only in the names of records handed to the batch handler, never written. */
     static final String TOPIC_PREFIX = "tributary_ingest";
-
-    private static final Pattern URL =
-        Pattern.compile("^jdbc:postgresql://(\\[[^\\]]+\\]|[^:/?]+)(?::(\\d+))?/([^?]+)(?:\\?(.*))?$");
 
     /** JDBC URL parameters the connector needs too, and its names for them. */
     private static final Map<String, String> URL_PARAMETERS = Map.of(
@@ -75,25 +71,13 @@ public final class EngineProperties {
     }
 
     private static void database(IngestConfig config, Properties props) {
-        Matcher m = URL.matcher(config.source().jdbcUrl());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("Cannot read host, port and database from the source URL "
-                + config.source().jdbcUrl() + " (expected jdbc:postgresql://host[:port]/database[?params])");
-        }
-        String host = m.group(1);
-        props.setProperty("database.hostname", host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
-        props.setProperty("database.port", m.group(2) == null ? "5432" : m.group(2));
-        props.setProperty("database.dbname", m.group(3));
-        props.setProperty("database.user", config.source().user());
-        props.setProperty("database.password", config.source().password());
-        if (m.group(4) != null) {
-            for (String pair : m.group(4).split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    passThrough(pair.substring(0, eq), pair.substring(eq + 1), props);
-                }
-            }
-        }
+        DatabaseEndpoint source = config.source();
+        props.setProperty("database.hostname", source.host());
+        props.setProperty("database.port", Integer.toString(source.port()));
+        props.setProperty("database.dbname", source.database());
+        props.setProperty("database.user", source.user());
+        props.setProperty("database.password", source.password());
+        source.parameters().forEach((name, value) -> passThrough(name, value, props));
     }
 
     private static void passThrough(String name, String value, Properties props) {

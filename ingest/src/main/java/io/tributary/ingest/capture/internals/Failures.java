@@ -4,6 +4,7 @@ import io.tributary.ingest.capture.CaptureSetupException;
 import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.source.encoding.EncodingException;
 import io.tributary.source.sql.SqlErrors;
+import io.tributary.topics.provision.TopicMismatchException;
 import java.sql.SQLException;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
@@ -38,7 +39,7 @@ public final class Failures {
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CaptureSetupException || t instanceof SourceSchemaException
-                || t instanceof EncodingException) {
+                || t instanceof EncodingException || t instanceof TopicMismatchException) {
                 return Verdict.FATAL;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null && !sql.getSQLState().isEmpty()) {

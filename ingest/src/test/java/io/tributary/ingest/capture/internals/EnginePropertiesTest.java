@@ -55,8 +55,8 @@ class EnginePropertiesTest {
     }
 
     @Test
-    void aUrlWithoutDatabaseIsRejected() {
-        assertThatThrownBy(() -> EngineProperties.of(config("jdbc:postgresql://db:5432/")))
+    void aUrlWithoutDatabaseIsRejectedWhenConfigured() {
+        assertThatThrownBy(() -> config("jdbc:postgresql://db:5432/"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:postgresql://db:5432/");
     }
 
