@@ -11,13 +11,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens a table's snapshot window in the WAL (DESIGN.md section 4): a transactional logical decoding message
  * {@code pg_logical_emit_message(true, 'tributary.window', '{"schema":"..","table":"..","window_id":".."}')},
  * committed in a transaction of its own on the source, so capture writes it to every partition of {@code changes}
  * at its commit position. Every transaction that can be invisible to a chunk snapshot of the window commits after
- * it, because chunks are read only after this returns. Stateless and thread-safe.
+ * it, because chunks are read only after {@link #awaitOlderTransactions(Connection)} returned. Stateless and
+ * thread-safe.
  *
  * <p>The content is a compact JSON object with exactly the fields {@value #SCHEMA}, {@value #TABLE} and
  * {@value #WINDOW_ID} (strings, in that order); capture decodes messages with prefix {@value #PREFIX}.
@@ -34,8 +39,70 @@ public final class WindowMarkers {
     public static final String WINDOW_ID = "window_id";
 
     private static final JsonFactory JSON = new JsonFactory();
+    private static final Logger LOG = LoggerFactory.getLogger(WindowMarkers.class);
+    private static final Duration FIRST_RECHECK = Duration.ofMillis(5);
+    private static final Duration MAX_RECHECK = Duration.ofMillis(500);
+    private static final Duration REPORT_AFTER = Duration.ofSeconds(5);
 
     private WindowMarkers() {
+    }
+
+    /**
+     * Waits until every transaction that was running when the markers emitted so far committed has ended, and
+     * returns; chunks of their windows may be read from then on.
+     *
+     * <p>Why: a transaction's commit record can reach the WAL (so its changes precede the marker in
+     * {@code changes}) a moment before other sessions' snapshots see it as committed. A chunk snapshot taken in
+     * that moment would treat it as running, and its changes, which the merge does not track from before the
+     * marker, would be overwritten by the chunk's older row version. Waiting until the oldest running
+     * transaction is newer than every transaction id assigned before this call closes that window: whatever a later
+     * chunk snapshot sees as running started after the markers and so commits after them. A long-running
+     * transaction on the source delays the snapshot (reported in the log), it never breaks it.
+     *
+     * @throws InterruptedException if the planner is shut down while waiting
+     */
+    public static void awaitOlderTransactions(Connection source) throws SQLException, InterruptedException {
+        String horizon;
+        // A transaction id of our own, assigned after the markers committed: every transaction that committed
+        // before them got its id earlier. (pg_current_snapshot()'s xmax is no such horizon: it is one past the
+        // newest *completed* transaction, running ones above it are not listed.)
+        try (PreparedStatement snapshot = source.prepareStatement("SELECT pg_current_xact_id()::text");
+             ResultSet rs = snapshot.executeQuery()) {
+            rs.next();
+            horizon = rs.getString(1);
+        }
+        long started = System.nanoTime();
+        Duration recheck = FIRST_RECHECK;
+        boolean reported = false;
+        try (PreparedStatement passed = source.prepareStatement(
+            "SELECT pg_snapshot_xmin(pg_current_snapshot()) >= ?::xid8")) {
+            passed.setString(1, horizon);
+            while (true) {
+                try (ResultSet rs = passed.executeQuery()) {
+                    rs.next();
+                    if (rs.getBoolean(1)) {
+                        return;
+                    }
+                }
+                if (!reported && System.nanoTime() - started > REPORT_AFTER.toNanos()) {
+                    LOG.warn("Snapshot chunks wait for source transactions older than the snapshot window to end"
+                        + " (started before transaction {}): {}", horizon, oldestRunning(source));
+                    reported = true;
+                }
+                TimeUnit.MILLISECONDS.sleep(recheck.toMillis());
+                recheck = recheck.multipliedBy(2).compareTo(MAX_RECHECK) > 0 ? MAX_RECHECK : recheck.multipliedBy(2);
+            }
+        }
+    }
+
+    private static String oldestRunning(Connection source) throws SQLException {
+        try (PreparedStatement oldest = source.prepareStatement("SELECT pid, backend_xid::text, xact_start::text,"
+            + " left(query, 80) FROM pg_stat_activity WHERE backend_xid IS NOT NULL"
+            + " ORDER BY age(backend_xid) DESC LIMIT 1");
+             ResultSet rs = oldest.executeQuery()) {
+            return rs.next() ? "oldest is pid " + rs.getInt(1) + ", xid " + rs.getString(2) + ", started "
+                + rs.getString(3) + ": " + rs.getString(4) : "no session holds an xid any more";
+        }
     }
 
     /** The marker's content for window {@code windowId} of {@code table}. */

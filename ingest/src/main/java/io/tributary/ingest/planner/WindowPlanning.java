@@ -60,6 +60,15 @@ final class WindowPlanning {
         this.publisher = publisher;
     }
 
+    private static void awaitOlderTransactions(Connection source) throws SQLException {
+        try {
+            WindowMarkers.awaitOlderTransactions(source);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PlanningException("Interrupted while waiting for older source transactions to end", e);
+        }
+    }
+
     Outcome plan(Connection storage, Connection source, Map<TableId, TaskPriority> tables) throws SQLException {
         SourceCatalog catalog = new SourceCatalog(source);
         Map<WindowKey, SnapshotPriority> windows = new LinkedHashMap<>();
@@ -87,6 +96,9 @@ final class WindowPlanning {
             markers.put(window, lsn.toString());
         }
         SnapshotProgress.recordMarkers(storage, markers);
+        if (!opened.isEmpty()) {
+            awaitOlderTransactions(source);
+        }
 
         List<WindowPlan> plans = new ArrayList<>();
         Map<WindowKey, Planned> planned = new LinkedHashMap<>();
