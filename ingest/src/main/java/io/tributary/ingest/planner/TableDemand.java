@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The source tables live sync rules groups read, each with the priority of its snapshot: {@code ACTIVE_SNAPSHOT}
- * when an ACTIVE group reads it (its checkpoints wait for the table), else {@code REPROCESS_SNAPSHOT} (only
- * PROCESSING groups read it). A group whose rules cannot be matched is skipped with an error in the log.
+ * when an ACTIVE group reads it (its checkpoints wait for the table) or while no group is ACTIVE yet (the first
+ * deployment: every client waits for it), else {@code REPROCESS_SNAPSHOT} (only PROCESSING groups read it while
+ * another group serves clients). A group whose rules cannot be matched is skipped with an error in the log.
  * Stateless and thread-safe.
  */
 final class TableDemand {
@@ -39,8 +40,10 @@ final class TableDemand {
         for (TableId table : new SourceCatalog(source).listAllUserTables()) {
             byName.put(table.schema() + "." + table.name(), table);
         }
+        boolean anyActive = live.stream().anyMatch(g -> g.state() == GroupState.ACTIVE);
         for (SyncRulesGroup group : live) {
-            TaskPriority priority = group.state() == GroupState.ACTIVE
+            // With no ACTIVE group, clients are waiting for the first one: its snapshot is the active one.
+            TaskPriority priority = group.state() == GroupState.ACTIVE || !anyActive
                 ? TaskPriority.ACTIVE_SNAPSHOT : TaskPriority.REPROCESS_SNAPSHOT;
             try {
                 for (String name : rules.tablesMatching(group.content(), byName.keySet())) {

@@ -185,6 +185,7 @@ class SnapshotPlannerIT {
     void aTableAnActiveGroupStartsReadingMovesToTheActiveQueue(TestServices services) throws Exception {
         PlannerFixture f = new PlannerFixture(services);
         createTables(f);
+        f.group(GroupState.ACTIVE, "tenant_a.items");
         SyncRulesGroup group = f.group(GroupState.PROCESSING, "tenant_b.memberships");
         try (SnapshotPlanner planner = f.planner(5000)) {
             planner.planOnce();
@@ -199,6 +200,20 @@ class SnapshotPlannerIT {
         assertThat(tasks).filteredOn(t -> t.priority() == TaskPriority.ACTIVE_SNAPSHOT).hasSize(chunks);
         assertThat(tasks).filteredOn(t -> t.priority() == TaskPriority.REPROCESS_SNAPSHOT).hasSize(chunks);
         assertThat(f.window(MEMBERS).priority()).isEqualTo(SnapshotPriority.ACTIVE_SNAPSHOT);
+    }
+
+    @Test
+    void theFirstGroupsSnapshotIsActiveWhileNoGroupServesClients(TestServices services) throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        createTables(f);
+        f.group(GroupState.PROCESSING, "tenant_b.memberships");
+        try (SnapshotPlanner planner = f.planner(5000)) {
+            planner.planOnce();
+        }
+
+        assertThat(f.window(MEMBERS).priority()).isEqualTo(SnapshotPriority.ACTIVE_SNAPSHOT);
+        assertThat(tasksOf(f.tasks(), MEMBERS)).isNotEmpty()
+            .allSatisfy(t -> assertThat(t.priority()).isEqualTo(TaskPriority.ACTIVE_SNAPSHOT));
     }
 
     @Test

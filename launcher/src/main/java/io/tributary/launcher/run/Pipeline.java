@@ -1,0 +1,187 @@
+package io.tributary.launcher.run;
+
+import io.tributary.ingest.capture.IngestConfig;
+import io.tributary.ingest.capture.IngestService;
+import io.tributary.ingest.capture.publication.LiveGroupTables;
+import io.tributary.ingest.planner.PlannerConfig;
+import io.tributary.ingest.planner.SnapshotPlanner;
+import io.tributary.launcher.config.JdbcEndpoint;
+import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.env.Role;
+import io.tributary.snapshot.SnapshotWorkerConfig;
+import io.tributary.snapshot.SnapshotWorkers;
+import io.tributary.stream.StreamWorker;
+import io.tributary.stream.StreamWorkerConfig;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.TopicLayout;
+import io.tributary.topics.TopicNames;
+import io.tributary.topics.provision.TopicProvisioner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The parts of a role, started in pipeline order (ingest and planner, snapshot workers, stream workers,
+ * storage writers) and closed in reverse, each handing back its work: consumers leave their groups, offsets
+ * and transactions are committed, the slot is released for a standby.
+ */
+public final class Pipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    private static final Duration SUPERVISOR_INTERVAL = Duration.ofSeconds(2);
+    /** Snapshot-task partitions per priority class: the most snapshot workers that can read at once. */
+    private static final int TASK_PARTITIONS_PER_PRIORITY = 8;
+
+    private final List<AutoCloseable> parts = new ArrayList<>();
+    private final List<Health> health = new ArrayList<>();
+    private Optional<WriterSupervisor> writers = Optional.empty();
+
+    /** Whether one part is healthy. */
+    private interface Health {
+        Optional<String> problem();
+    }
+
+    private Pipeline() {
+    }
+
+    /** The topic names of a configuration. */
+    public static TopicNames topics(TributaryConfig config) {
+        return new TopicNames(config.kafka().topicPrefix());
+    }
+
+    /** The topic layout of a configuration. */
+    public static TopicLayout layout(TributaryConfig config) {
+        return TopicLayout.of(config.kafka().partitions(), TASK_PARTITIONS_PER_PRIORITY,
+            (short) config.kafka().replicationFactor());
+    }
+
+    /**
+     * Provisions the topics, then starts the parts of {@code role}.
+     *
+     * @param stateDirectory where stream workers keep their local state
+     */
+    public static Pipeline start(TributaryConfig config, Environment environment, Role role, Path stateDirectory)
+        throws SQLException {
+        TopicNames topics = topics(config);
+        TopicLayout layout = layout(config);
+        Properties kafka = environment.kafkaClientProperties();
+        try (Admin admin = Admin.create(kafka)) {
+            TopicProvisioner.ensure(admin, topics, layout);
+        }
+        Pipeline pipeline = new Pipeline();
+        try {
+            pipeline.startParts(config, environment, role, topics, layout, kafka, stateDirectory);
+            return pipeline;
+        } catch (SQLException | RuntimeException e) {
+            pipeline.close();
+            throw e;
+        }
+    }
+
+    private void startParts(TributaryConfig config, Environment environment, Role role, TopicNames topics,
+                            TopicLayout layout, Properties kafka, Path stateDirectory) throws SQLException {
+        int workers = config.replication().workersPerProcess();
+        JdbcEndpoint source = environment.source();
+        JdbcEndpoint storage = environment.storage();
+        if (role.parts().contains(Role.Part.INGEST)) {
+            Map<String, String> kafkaStrings = new HashMap<>();
+            kafka.forEach((key, value) -> kafkaStrings.put(key.toString(), value.toString()));
+            IngestService ingest = IngestService.create(IngestConfig.of(ingestEndpoint(source),
+                config.replication().slotName(), config.replication().publicationName(), topics, layout,
+                kafkaStrings, new LiveGroupTables(ingestEndpoint(storage))));
+            ingest.start();
+            add(ingest, () -> ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()));
+        }
+        if (role.parts().contains(Role.Part.PLANNER)) {
+            SnapshotPlanner planner = SnapshotPlanner.create(
+                PlannerConfig.of(kafka, topics, layout).withChunkRows(config.replication().snapshotChunkRows()),
+                () -> Environment.connect(source), () -> Environment.connect(storage),
+                (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
+            planner.start();
+            add(planner, Optional::empty);
+        }
+        if (role.parts().contains(Role.Part.SNAPSHOT_WORKERS)) {
+            SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
+                snapshotEndpoint(source), snapshotEndpoint(storage), workers,
+                config.replication().snapshotMaxConcurrentReads()));
+            add(snapshots, () -> snapshots.failure().map(failure -> "snapshot workers failed: "
+                + failure.getMessage()));
+        }
+        if (role.parts().contains(Role.Part.STREAM_WORKERS)) {
+            StreamWorker stream = StreamWorker.start(StreamWorkerConfig.of(kafka, topics,
+                createDirectories(stateDirectory.resolve("stream-workers")), workers));
+            add(stream, () -> stream.failure().map(failure -> "stream workers failed: " + failure.getMessage()));
+        }
+        if (role.parts().contains(Role.Part.STORAGE_WRITERS)) {
+            WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, storage,
+                config.replication().storageBatchRows(), workers);
+            supervisor.start(SUPERVISOR_INTERVAL);
+            writers = Optional.of(supervisor);
+            add(supervisor, Optional::empty);
+        }
+        LOG.info("Role {} running: {}", role.cliName(), role.parts());
+    }
+
+    private void add(AutoCloseable part, Health check) {
+        parts.add(part);
+        health.add(check);
+    }
+
+    /** The first problem of a part that failed, if any: the process is not ready then. */
+    public Optional<String> problem() {
+        return health.stream().map(Health::problem).flatMap(Optional::stream).findFirst();
+    }
+
+    /** The storage role's supervisor, when this process runs storage writers. */
+    Optional<WriterSupervisor> writers() {
+        return writers;
+    }
+
+    private static io.tributary.ingest.capture.DatabaseEndpoint ingestEndpoint(JdbcEndpoint endpoint) {
+        return io.tributary.ingest.capture.DatabaseEndpoint.of(endpoint.url(), endpoint.user(),
+            endpoint.password().value());
+    }
+
+    private static io.tributary.snapshot.DatabaseEndpoint snapshotEndpoint(JdbcEndpoint endpoint) {
+        return new io.tributary.snapshot.DatabaseEndpoint(endpoint.url(), endpoint.user(),
+            endpoint.password().value());
+    }
+
+    private static Path createDirectories(Path directory) {
+        try {
+            return Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the state directory " + directory, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = parts.size() - 1; i >= 0; i--) {
+            AutoCloseable part = parts.get(i);
+            try {
+                part.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                LOG.warn("Interrupted while stopping {}", part.getClass().getSimpleName());
+            } catch (Exception e) {
+                LOG.warn("Stopping {} failed: {}", part.getClass().getSimpleName(), e.toString());
+            }
+        }
+        parts.clear();
+        health.clear();
+    }
+}

@@ -1,0 +1,79 @@
+package io.tributary.launcher.run;
+
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.progress.SnapshotProgress;
+import io.tributary.storage.progress.WindowProgress;
+import io.tributary.storage.progress.WindowState;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Replication progress as storage records it, read in one go: every table's newest snapshot window and every
+ * sync rules group with its checkpoint. What the live display, the caught-up check and the gauges read.
+ */
+record ProgressSnapshot(List<WindowProgress> windows, List<SyncRulesGroup> groups) {
+
+    static ProgressSnapshot read(Connection storage) throws SQLException {
+        return new ProgressSnapshot(SnapshotProgress.latestWindows(storage), SyncRulesGroups.list(storage));
+    }
+
+    long rowsDone() {
+        return windows.stream().mapToLong(WindowProgress::rowsDone).sum();
+    }
+
+    long rowsEstimated() {
+        return windows.stream().mapToLong(WindowProgress::rowsEstimated).sum();
+    }
+
+    long tablesDone() {
+        return windows.stream().filter(w -> w.state() == WindowState.DONE).count();
+    }
+
+    /** Windows still being planned or read. */
+    long openWindows() {
+        return windows.stream().filter(w -> w.state() != WindowState.DONE && w.state() != WindowState.FAILED).count();
+    }
+
+    /** Chunks planned but not done, over the open windows. */
+    long pendingChunks() {
+        return windows.stream().filter(w -> w.state() != WindowState.DONE && w.state() != WindowState.FAILED)
+            .mapToLong(w -> w.chunksPlanned() - w.chunksDone()).sum();
+    }
+
+    long failedTables() {
+        return windows.stream().filter(w -> w.state() == WindowState.FAILED).count();
+    }
+
+    long liveGroups() {
+        return groups.stream().filter(g -> g.state().isLive()).count();
+    }
+
+    long activeGroups() {
+        return groups.stream().filter(g -> g.state() == GroupState.ACTIVE).count();
+    }
+
+    /** The newest deployed group, which {@code --until-caught-up} waits for. */
+    Optional<SyncRulesGroup> newestGroup() {
+        return groups.isEmpty() ? Optional.empty() : Optional.of(groups.get(groups.size() - 1));
+    }
+
+    /** One line for the live display. */
+    String line(long elapsedMillis, double rowsPerSecond) {
+        StringBuilder line = new StringBuilder(String.format("[%4ds] snapshot %d/%d tables, %s rows",
+            elapsedMillis / 1000, tablesDone(), windows.size(), rowsDone() + "/~" + rowsEstimated()));
+        if (rowsPerSecond > 0) {
+            line.append(String.format(" (%.0fk rows/s)", rowsPerSecond / 1000));
+        }
+        if (failedTables() > 0) {
+            line.append(", ").append(failedTables()).append(" FAILED");
+        }
+        newestGroup().ifPresent(group -> line.append(" | group ").append(group.id()).append(' ').append(group.state())
+            .append(group.checkpoint().map(c -> ", checkpoint " + c.lsn() + " (op " + c.opId() + ")")
+                .orElse(", no checkpoint yet")));
+        return line.toString();
+    }
+}

@@ -1,0 +1,185 @@
+package io.tributary.launcher.run;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tributary.launcher.cli.ExitCodes;
+import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.env.Role;
+import io.tributary.launcher.env.SampleDataset;
+import io.tributary.launcher.lifecycle.Deployments;
+import io.tributary.launcher.metrics.MetricsServer;
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.topics.messages.Lsn;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code run}: prepares storage (schema, sample data on an embedded source, the configured sync rules),
+ * starts the role's pipeline, the metrics endpoint and the progress display, then either waits for SIGTERM
+ * or, with {@code --until-caught-up}, for the newest group to be ACTIVE with a checkpoint covering the
+ * source, and prints a summary. Shutdown closes everything within seconds, handing work back.
+ */
+public final class Replication {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Replication.class);
+    private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
+    private static final Duration CHECK_INTERVAL = Duration.ofMillis(500);
+    /** How long SIGTERM waits for the pipeline to hand its work back before the JVM exits. */
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+    private Replication() {
+    }
+
+    /** Runs until shut down (or caught up) and returns the exit code. */
+    public static int run(TributaryConfig config, Environment environment, Role role, boolean untilCaughtUp,
+                          PrintWriter out) throws SQLException, InterruptedException {
+        prepareStorage(config, environment, out);
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        Path stateDirectory = temporaryDirectory();
+        CountDownLatch shutdown = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            shutdown.countDown();
+            awaitQuietly(closed, SHUTDOWN_TIMEOUT);
+        }, "tributary-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory);
+             ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
+             MetricsServer metrics = metrics(config, registry, pipeline)) {
+            progress.start(PROGRESS_INTERVAL);
+            Optional<Lsn> target = Optional.empty();
+            while (!shutdown.await(CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
+                Optional<String> problem = pipeline.problem();
+                if (problem.isPresent()) {
+                    out.println("Stopping: " + problem.get());
+                    return ExitCodes.FAILURE;
+                }
+                if (untilCaughtUp) {
+                    ProgressSnapshot snapshot = progress.read();
+                    if (target.isEmpty() && snapshotsFinished(snapshot)) {
+                        target = Optional.of(currentWalLsn(environment));
+                    }
+                    if (target.isPresent() && caughtUp(snapshot, target.get())) {
+                        out.println(summary(snapshot, progress.elapsedMillis()));
+                        return ExitCodes.OK;
+                    }
+                }
+            }
+            out.println("Shutting down");
+            return ExitCodes.OK;
+        } finally {
+            closed.countDown();
+            removeHook(hook);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch, Duration timeout) {
+        try {
+            latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void prepareStorage(TributaryConfig config, Environment environment, PrintWriter out)
+        throws SQLException {
+        try (Connection storage = Environment.connect(environment.storage())) {
+            Migrations.migrate(storage);
+            if (environment.embeddedSource()) {
+                try (Connection source = Environment.connect(environment.source())) {
+                    SampleDataset.DEFAULT.load(source);
+                }
+            }
+            Optional<String> rules = config.syncRules().map(Replication::read)
+                .or(() -> environment.embeddedSource() ? Optional.of(SampleDataset.syncRules()) : Optional.empty());
+            if (rules.isPresent()) {
+                Optional<SyncRulesGroup> deployed = Deployments.deployIfChanged(storage, rules.get());
+                deployed.ifPresent(group -> out.println("Deployed sync rules as group " + group.id()));
+            }
+        }
+    }
+
+    private static String read(Path rules) {
+        try {
+            return Files.readString(rules, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read sync rules " + rules + " (check sync_rules)", e);
+        }
+    }
+
+    /** The metrics endpoint, or null (a resource try-with-resources skips) when {@code metrics.port} is 0. */
+    private static MetricsServer metrics(TributaryConfig config, PrometheusMeterRegistry registry,
+                                         Pipeline pipeline) {
+        if (config.metricsPort() == 0) {
+            return null;
+        }
+        MetricsServer server = MetricsServer.start(config.metricsPort(), registry,
+            () -> pipeline.problem().isEmpty());
+        LOG.info("Metrics and health on port {}", server.port());
+        return server;
+    }
+
+    private static boolean snapshotsFinished(ProgressSnapshot snapshot) {
+        return snapshot.newestGroup().filter(group -> group.state() == GroupState.ACTIVE).isPresent()
+            && snapshot.openWindows() == 0;
+    }
+
+    private static boolean caughtUp(ProgressSnapshot snapshot, Lsn target) {
+        return snapshot.newestGroup()
+            .filter(group -> group.state() == GroupState.ACTIVE)
+            .flatMap(SyncRulesGroup::checkpoint)
+            .filter(checkpoint -> !Lsn.parse(checkpoint.lsn()).isBefore(target))
+            .isPresent();
+    }
+
+    private static Lsn currentWalLsn(Environment environment) throws SQLException {
+        try (Connection source = Environment.connect(environment.source());
+             Statement statement = source.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+            rs.next();
+            return Lsn.parse(rs.getString(1));
+        }
+    }
+
+    private static String summary(ProgressSnapshot snapshot, long elapsedMillis) {
+        SyncRulesGroup group = snapshot.newestGroup().orElseThrow();
+        return String.format("Caught up in %.1f s: %d rows snapshotted from %d tables (%.0f rows/s); sync rules "
+                + "group %d ACTIVE at checkpoint op_id %d, LSN %s", elapsedMillis / 1000.0, snapshot.rowsDone(),
+            snapshot.windows().size(), snapshot.rowsDone() * 1000.0 / Math.max(1, elapsedMillis), group.id(),
+            group.checkpoint().orElseThrow().opId(), group.checkpoint().orElseThrow().lsn());
+    }
+
+    private static Path temporaryDirectory() {
+        try {
+            Path directory = Files.createTempDirectory("tributary-state");
+            directory.toFile().deleteOnExit();
+            return directory;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a state directory", e);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            LOG.debug("Shutting down already: {}", e.getMessage());
+        }
+    }
+}

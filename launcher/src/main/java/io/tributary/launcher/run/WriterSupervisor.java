@@ -1,0 +1,111 @@
+package io.tributary.launcher.run;
+
+import io.tributary.launcher.config.JdbcEndpoint;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.lifecycle.GroupLifecycle;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.topics.TopicNames;
+import io.tributary.writer.StorageEndpoint;
+import io.tributary.writer.StorageWriter;
+import io.tributary.writer.WriterConfig;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The storage role: keeps one {@link StorageWriter} running in this process for every live sync rules group,
+ * stops the writers of groups that are no longer live, restarts a failed writer on the next pass, and moves
+ * groups through their lifecycle ({@link GroupLifecycle}). One pass every {@code interval}.
+ */
+final class WriterSupervisor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WriterSupervisor.class);
+    /** How long a stopped group's writers get to leave before its storage is cleared. */
+    static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final Properties kafka;
+    private final TopicNames topics;
+    private final JdbcEndpoint storage;
+    private final int batchRows;
+    private final int threads;
+    private final Map<Long, StorageWriter> writers = new HashMap<>();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "writer-supervisor");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    WriterSupervisor(Properties kafka, TopicNames topics, JdbcEndpoint storage, int batchRows, int threads) {
+        this.kafka = kafka;
+        this.topics = topics;
+        this.storage = storage;
+        this.batchRows = batchRows;
+        this.threads = threads;
+    }
+
+    /** Runs the first pass now (so start-up errors surface at once), then one every {@code interval}. */
+    void start(Duration interval) throws SQLException {
+        pass();
+        scheduler.scheduleWithFixedDelay(this::passLogged, interval.toMillis(), interval.toMillis(),
+            TimeUnit.MILLISECONDS);
+    }
+
+    private void passLogged() {
+        try {
+            pass();
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("Storage supervisor pass failed (next pass retries): {}", e.toString());
+        }
+    }
+
+    private synchronized void pass() throws SQLException {
+        List<SyncRulesGroup> live;
+        try (Connection connection = Environment.connect(storage)) {
+            GroupLifecycle.step(connection, STOP_GRACE);
+            live = SyncRulesGroups.list(connection).stream().filter(group -> group.state().isLive()).toList();
+        }
+        Map<Long, SyncRulesGroup> byId = live.stream().collect(Collectors.toMap(SyncRulesGroup::id, g -> g));
+        writers.entrySet().removeIf(entry -> {
+            StorageWriter writer = entry.getValue();
+            boolean failed = writer.failure().isPresent() || !writer.isRunning();
+            if (!byId.containsKey(entry.getKey()) || failed) {
+                writer.failure().ifPresent(failure -> LOG.error("Storage writer of group {} failed; restarting it",
+                    entry.getKey(), failure));
+                writer.close();
+                return true;
+            }
+            return false;
+        });
+        for (SyncRulesGroup group : live) {
+            if (!writers.containsKey(group.id())) {
+                writers.put(group.id(), StorageWriter.start(WriterConfig.of(kafka, topics,
+                    new StorageEndpoint(storage.url(), storage.user(), storage.password().value()), group.id(),
+                    group.content(), batchRows, threads)));
+                LOG.info("Storage writer of sync rules group {} ({}) started", group.id(), group.state());
+            }
+        }
+    }
+
+    /** The running writers, by group id. */
+    synchronized Map<Long, StorageWriter> writers() {
+        return Map.copyOf(writers);
+    }
+
+    @Override
+    public synchronized void close() {
+        scheduler.shutdownNow();
+        writers.values().forEach(StorageWriter::close);
+        writers.clear();
+    }
+}
