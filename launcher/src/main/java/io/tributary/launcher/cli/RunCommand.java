@@ -30,8 +30,8 @@ public final class RunCommand implements Callable<Integer> {
     private String role;
 
     @Option(names = "--until-caught-up",
-        description = "exit 0 once the newest sync rules group is ACTIVE and its checkpoint covers the source "
-            + "as of when its snapshot finished, after printing a summary")
+        description = "exit 0 once the newest sync rules group is ACTIVE, its checkpoint covers the source as of "
+            + "when its snapshot finished and the groups it replaced are cleared, after printing a summary")
     private boolean untilCaughtUp;
 
     @Spec

@@ -61,6 +61,12 @@ record ProgressSnapshot(List<WindowProgress> windows, List<SyncRulesGroup> group
         return groups.isEmpty() ? Optional.empty() : Optional.of(groups.get(groups.size() - 1));
     }
 
+    /** Whether no group is on its way out: every group but the newest is TERMINATED and cleared. */
+    boolean settled() {
+        return groups.stream().limit(Math.max(0, groups.size() - 1))
+            .allMatch(group -> group.state() == GroupState.TERMINATED && group.cleared());
+    }
+
     /** One line for the live display. */
     String line(long elapsedMillis, double rowsPerSecond) {
         StringBuilder line = new StringBuilder(String.format("[%4ds] snapshot %d/%d tables, %s rows",

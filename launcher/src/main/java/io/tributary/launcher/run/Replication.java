@@ -141,7 +141,7 @@ public final class Replication {
     }
 
     private static boolean caughtUp(ProgressSnapshot snapshot, Lsn target) {
-        return snapshot.newestGroup()
+        return snapshot.settled() && snapshot.newestGroup()
             .filter(group -> group.state() == GroupState.ACTIVE)
             .flatMap(SyncRulesGroup::checkpoint)
             .filter(checkpoint -> !Lsn.parse(checkpoint.lsn()).isBefore(target))
