@@ -3,6 +3,8 @@ package io.tributary.launcher.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.launcher.Main;
 import io.tributary.launcher.env.SampleDataset;
 import io.tributary.storage.groups.GroupState;
@@ -64,6 +66,17 @@ class EndToEndIT {
         assertThat(first.code()).as(first.out()).isZero();
         assertThat(first.out()).contains("Caught up");
         assertServed(storage, 1, expectedFirst);
+        Result status = run("status", "--config", config.toString(), "--json");
+        assertThat(status.code()).as(status.out()).isZero();
+        JsonNode report = new ObjectMapper().readTree(status.out());
+        assertThat(report.at("/groups/0/state").asText()).isEqualTo("ACTIVE");
+        assertThat(report.at("/groups/0/checkpoint/lsn").asText()).isNotEmpty();
+        assertThat(report.get("tables")).hasSize(3).allSatisfy(table -> {
+            assertThat(table.get("state").asText()).isEqualTo("DONE");
+            assertThat(table.get("rows_done").asLong()).isPositive();
+        });
+        assertThat(report.get("consumer_groups")).extracting(group -> group.get("group").asText())
+            .contains(services.topicPrefix() + "snapshot-workers", services.topicPrefix() + "storage-writer-g1");
 
         long sourceReads = settledTupleReads(source);
         Files.writeString(rules, SECOND_RULES);

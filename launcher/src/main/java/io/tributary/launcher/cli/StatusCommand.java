@@ -1,0 +1,126 @@
+package io.tributary.launcher.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.inspect.ConsumerGroupStatus;
+import io.tributary.launcher.inspect.Status;
+import io.tributary.launcher.run.Pipeline;
+import io.tributary.snapshot.SnapshotWorkerConfig;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.progress.WindowProgress;
+import io.tributary.stream.StreamWorkerConfig;
+import io.tributary.topics.TopicNames;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tributary status}: groups, tables, workers and lag. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = "Show sync rules groups (state, checkpoint op_id and LSN, writer lag), tables (rows done / "
+        + "estimated, snapshot state), and the consumer groups doing the work (members, lag).")
+public final class StatusCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Mixin
+    private ConfigOption config;
+
+    @Option(names = "--json", description = "one JSON object")
+    private boolean json;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        TributaryConfig settings = config.load();
+        if (settings.storage().isEmpty()) {
+            spec.commandLine().getErr().println("status needs storage.url (or TRIBUTARY_STORAGE_URL)");
+            return ExitCodes.BAD_INPUT;
+        }
+        TopicNames topics = Pipeline.topics(settings);
+        Optional<Admin> admin = settings.kafka().bootstrapServers().map(bootstrap -> {
+            Properties properties = new Properties();
+            properties.putAll(settings.kafka().clientProperties());
+            properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            properties.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+            properties.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+            return Admin.create(properties);
+        });
+        Status status;
+        try (Connection storage = Environment.connectOrFail("storage", settings.storage().get(), "storage.url")) {
+            status = Status.read(storage, admin, SnapshotWorkerConfig.consumerGroup(topics),
+                StreamWorkerConfig.applicationId(topics), group -> group.consumerGroup(topics.prefix()));
+        } finally {
+            admin.ifPresent(Admin::close);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(JSON.writeValueAsString(toJson(status)));
+        } else {
+            printText(status, out);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private static ObjectNode toJson(Status status) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode groups = root.putArray("groups");
+        for (SyncRulesGroup group : status.groups()) {
+            ObjectNode node = groups.addObject().put("id", group.id()).put("state", group.state().name());
+            group.checkpoint().ifPresentOrElse(checkpoint -> node.putObject("checkpoint")
+                    .put("op_id", Long.toString(checkpoint.opId())).put("lsn", checkpoint.lsn()),
+                () -> node.putNull("checkpoint"));
+        }
+        ArrayNode tables = root.putArray("tables");
+        for (WindowProgress window : status.tables()) {
+            ObjectNode node = tables.addObject()
+                .put("schema", window.window().schema()).put("table", window.window().table())
+                .put("window", window.window().windowId()).put("state", window.state().name())
+                .put("rows_done", window.rowsDone()).put("rows_estimated", window.rowsEstimated())
+                .put("chunks_done", window.chunksDone()).put("chunks_planned", window.chunksPlanned());
+            window.error().ifPresent(error -> node.put("error", error));
+        }
+        ArrayNode workers = root.putArray("consumer_groups");
+        for (ConsumerGroupStatus group : status.workers()) {
+            workers.addObject().put("group", group.group()).put("members", group.members()).put("lag", group.lag());
+        }
+        status.kafkaProblem().ifPresent(problem -> root.put("kafka_problem", problem));
+        return root;
+    }
+
+    private static void printText(Status status, PrintWriter out) {
+        out.println("Sync rules groups:");
+        if (status.groups().isEmpty()) {
+            out.println("  none deployed (tributary deploy)");
+        }
+        for (SyncRulesGroup group : status.groups()) {
+            out.printf("  %d %-10s %s%n", group.id(), group.state(), group.checkpoint()
+                .map(c -> "checkpoint op_id " + c.opId() + ", LSN " + c.lsn()).orElse("no checkpoint yet"));
+        }
+        out.println("Tables:");
+        for (WindowProgress window : status.tables()) {
+            out.printf("  \"%s\".\"%s\" %-12s %s rows, %d/%d chunks%s%n", window.window().schema(),
+                window.window().table(), window.state(), window.rowsText(), window.chunksDone(),
+                window.chunksPlanned(), window.error().map(error -> ": " + error).orElse(""));
+        }
+        out.println("Consumer groups:");
+        for (ConsumerGroupStatus group : status.workers()) {
+            out.printf("  %-50s %3d members, lag %d%n", group.group(), group.members(), group.lag());
+        }
+        status.kafkaProblem().ifPresent(problem -> out.println("  (not read: " + problem + ")"));
+    }
+}
