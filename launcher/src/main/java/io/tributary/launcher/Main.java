@@ -7,6 +7,7 @@ import io.tributary.launcher.cli.RunCommand;
 import io.tributary.launcher.cli.StatusCommand;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.env.ServiceUnavailableException;
+import io.tributary.launcher.lifecycle.RulesFile;
 import java.io.PrintWriter;
 import java.util.TimeZone;
 import picocli.CommandLine;
@@ -37,6 +38,10 @@ public final class Main {
         CommandLine commandLine = new CommandLine(new Main()).setOut(out).setErr(err);
         commandLine.setExecutionExceptionHandler((exception, cmd, parsed) -> {
             if (exception instanceof ConfigException) {
+                cmd.getErr().println(exception.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+            if (exception instanceof RulesFile.InvalidRulesException) {
                 cmd.getErr().println(exception.getMessage());
                 return ExitCodes.BAD_INPUT;
             }

@@ -3,12 +3,8 @@ package io.tributary.launcher.cli;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.lifecycle.Deployments;
+import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.storage.groups.SyncRulesGroup;
-import io.tributary.syncrules.SyncRules;
-import io.tributary.syncrules.SyncRulesException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.concurrent.Callable;
@@ -36,19 +32,7 @@ public final class DeployCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String text;
-        try {
-            text = Files.readString(rules, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            spec.commandLine().getErr().println("Cannot read sync rules file " + rules + ": " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        try {
-            SyncRules.parse(text);
-        } catch (SyncRulesException e) {
-            spec.commandLine().getErr().println(rulesProblems(rules, e));
-            return ExitCodes.BAD_INPUT;
-        }
+        String text = RulesFile.read(rules);
         TributaryConfig settings = config.load();
         if (settings.storage().isEmpty()) {
             spec.commandLine().getErr().println("deploy needs storage.url (or TRIBUTARY_STORAGE_URL): the "
@@ -61,13 +45,5 @@ public final class DeployCommand implements Callable<Integer> {
                 + " (" + group.state() + ")");
         }
         return ExitCodes.OK;
-    }
-
-    /** Every problem as {@code FILE:LINE:COLUMN: message}, the form editors jump to. */
-    static String rulesProblems(Path file, SyncRulesException e) {
-        StringBuilder out = new StringBuilder("Invalid sync rules in " + file + ":");
-        e.problems().forEach(problem -> out.append(System.lineSeparator()).append("  ").append(file).append(':')
-            .append(problem.line()).append(':').append(problem.column()).append(": ").append(problem.message()));
-        return out.toString();
     }
 }

@@ -4,6 +4,7 @@ import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.SampleDataset;
+import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.run.Replication;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -47,6 +48,7 @@ public final class RunCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         TributaryConfig settings = config.load();
+        settings.syncRules().ifPresent(RulesFile::read);
         PrintWriter out = spec.commandLine().getOut();
         try (Environment environment = Environment.start(settings)) {
             if (environment.embeddedSource()) {

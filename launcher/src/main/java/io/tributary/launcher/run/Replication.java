@@ -7,6 +7,7 @@ import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.SampleDataset;
 import io.tributary.launcher.lifecycle.Deployments;
+import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.metrics.MetricsServer;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -15,7 +16,6 @@ import io.tributary.topics.messages.Lsn;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -106,20 +106,12 @@ public final class Replication {
                     SampleDataset.DEFAULT.load(source);
                 }
             }
-            Optional<String> rules = config.syncRules().map(Replication::read)
+            Optional<String> rules = config.syncRules().map(RulesFile::read)
                 .or(() -> environment.embeddedSource() ? Optional.of(SampleDataset.syncRules()) : Optional.empty());
             if (rules.isPresent()) {
                 Optional<SyncRulesGroup> deployed = Deployments.deployIfChanged(storage, rules.get());
                 deployed.ifPresent(group -> out.println("Deployed sync rules as group " + group.id()));
             }
-        }
-    }
-
-    private static String read(Path rules) {
-        try {
-            return Files.readString(rules, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read sync rules " + rules + " (check sync_rules)", e);
         }
     }
 
