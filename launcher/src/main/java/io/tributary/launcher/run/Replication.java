@@ -23,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,7 @@ public final class Replication {
     private static final Logger LOG = LoggerFactory.getLogger(Replication.class);
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(500);
+    private static final Duration LAG_INTERVAL = Duration.ofSeconds(10);
     /** How long SIGTERM waits for the pipeline to hand its work back before the JVM exits. */
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -61,8 +63,11 @@ public final class Replication {
         Runtime.getRuntime().addShutdownHook(hook);
         try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory);
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
+             LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
+                 () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
              MetricsServer metrics = metrics(config, registry, pipeline)) {
             progress.start(PROGRESS_INTERVAL);
+            lag.start(LAG_INTERVAL);
             Optional<Lsn> target = Optional.empty();
             while (!shutdown.await(CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
                 Optional<String> problem = pipeline.problem();

@@ -1,0 +1,88 @@
+package io.tributary.launcher.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.launcher.env.SampleDataset;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The runnable jar as operators run it: a separate process serving health and metrics while it replicates,
+ * and stopping within seconds on SIGTERM, handing its work back.
+ */
+@RealServices
+class RunProcessIT {
+
+    private static final Path JAR = Path.of("target", "tributary.jar");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void servesHealthAndMetricsAndStopsPromptlyOnSigterm(TestServices services) throws Exception {
+        PostgresDatabase source = services.newDatabase();
+        PostgresDatabase storage = services.newDatabase();
+        try (Connection c = source.connect()) {
+            new SampleDataset(20, 100, 2_000).load(c);
+        }
+        Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
+        int port = freePort();
+        String slot = services.uniqueName("slot");
+        Path config = Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
+            "source:", "  url: " + source.jdbcUrl(), "  user: " + source.user(),
+            "storage:", "  url: " + storage.jdbcUrl(), "  user: " + storage.user(),
+            "kafka:", "  bootstrap_servers: " + services.kafkaBootstrapServers(),
+            "  topic_prefix: " + services.topicPrefix(), "  partitions: 2",
+            "sync_rules: rules.yaml",
+            "replication:", "  slot_name: " + slot, "  publication_name: " + slot,
+            "metrics:", "  port: " + port, ""));
+        Path log = dir.resolve("run.log");
+        Process process = new ProcessBuilder("java", "-jar", JAR.toAbsolutePath().toString(), "run", "--config",
+            config.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            HttpClient http = HttpClient.newHttpClient();
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> Files.readString(log).contains("checkpoint 0/"));
+            assertThat(get(http, port, "/health/live").statusCode()).isEqualTo(200);
+            assertThat(get(http, port, "/health/ready").statusCode()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(http, port, "/metrics").body())
+                .contains("pending_snapshot_count")
+                .contains("active_stream_count 1.0")
+                .contains("tributary_consumer_lag{group=\"" + services.topicPrefix() + "storage-writer-g1\"}"));
+
+            process.destroy();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("stopped within 30 s of SIGTERM").isTrue();
+            assertThat(Files.readString(log)).contains("Shutting down");
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError(e.getMessage() + "\n--- process output ---\n" + Files.readString(log), e);
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
