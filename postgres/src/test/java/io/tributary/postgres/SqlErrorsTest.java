@@ -1,10 +1,13 @@
-package io.tributary.source.sql;
+package io.tributary.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.SocketException;
 import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -90,5 +93,36 @@ class SqlErrorsTest {
     @Test
     void failureWithoutStateOrIoCauseIsFatal() {
         assertThat(SqlErrors.classify(new SQLException("something"))).isEqualTo(ErrorKind.FATAL);
+    }
+
+    @Test
+    void constraintViolationIsFatal() {
+        assertThat(SqlErrors.classify(new SQLException("x", "23505"))).isEqualTo(ErrorKind.FATAL);
+    }
+
+    @Test
+    void socketErrorWithoutStateIsRetriable() {
+        assertThat(SqlErrors.classify(new SQLException("io", null, new IOException("reset"))))
+            .isEqualTo(ErrorKind.RETRIABLE);
+    }
+
+    @Test
+    void recoverableOrTransientFailureWithoutStateIsRetriable() {
+        assertThat(SqlErrors.classify(new SQLRecoverableException("connection closed")))
+            .isEqualTo(ErrorKind.RETRIABLE);
+        assertThat(SqlErrors.classify(new SQLTransientConnectionException("pool exhausted")))
+            .isEqualTo(ErrorKind.RETRIABLE);
+    }
+
+    @Test
+    void theFirstStateInTheCauseChainOfAnyFailureDecides() {
+        SQLException outer = new SQLException("batch failed", null, new SQLException("inner", "40001"));
+        assertThat(SqlErrors.classify(new RuntimeException(outer))).isEqualTo(ErrorKind.RETRIABLE);
+    }
+
+    @Test
+    void unknownFailuresAreFatal() {
+        assertThat(SqlErrors.classify(new IllegalStateException("bug"))).isEqualTo(ErrorKind.FATAL);
+        assertThat(SqlErrors.isRetriable(new IllegalStateException("bug"))).isFalse();
     }
 }

@@ -1,4 +1,4 @@
-package io.tributary.writer.internals;
+package io.tributary.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +18,10 @@ class RetrierTest {
 
     private final AtomicLong now = new AtomicLong();
     private final StopSignal stop = new StopSignal();
-    private final Retrier retrier = new Retrier(POLICY, stop, now::get, () -> 0.0);
+    private final Retrier retrier = new Retrier(POLICY, backoff -> {
+        now.addAndGet(backoff.toNanos());
+        return !stop.isStopped();
+    }, now::get, () -> 0.0);
 
     @Test
     void retriableFailuresAreRetriedUntilSuccess() throws Exception {
@@ -63,5 +66,19 @@ class RetrierTest {
         assertThatThrownBy(() -> retrier.call("commit", () -> {
             throw new SQLException("connection lost", "08006");
         }, (e, attempt, backoff) -> { })).isInstanceOf(StoppedException.class);
+    }
+
+    @Test
+    void anInterruptWhileWaitingStopsTheRetryAndKeepsTheFlag() {
+        Retrier waiting = new Retrier(POLICY, new StopSignal(), now::get, () -> 0.0);
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> waiting.call("commit", () -> {
+                throw new SQLException("connection lost", "08006");
+            })).isInstanceOf(StoppedException.class).hasMessageContaining("interrupted");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.tributary.writer.internals;
+package io.tributary.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
