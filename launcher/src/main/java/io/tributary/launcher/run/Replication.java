@@ -1,5 +1,6 @@
 package io.tributary.launcher.run;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tributary.launcher.cli.ExitCodes;
 import io.tributary.launcher.config.TributaryConfig;
@@ -19,10 +20,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -42,6 +42,7 @@ public final class Replication {
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(500);
     private static final Duration LAG_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration LAG_RETENTION = Duration.ofHours(6);
     /** How long SIGTERM waits for the pipeline to hand its work back before the JVM exits. */
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -65,9 +66,15 @@ public final class Replication {
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
+             WalPositionProbe source = new WalPositionProbe(environment.source());
              MetricsServer metrics = metrics(config, registry, pipeline)) {
             progress.start(PROGRESS_INTERVAL);
             lag.start(LAG_INTERVAL);
+            ReplicationLag behind = new ReplicationLag(LAG_RETENTION);
+            Gauge.builder("tributary_replication_lag_seconds", behind, b -> activeCheckpoint(progress)
+                    .map(checkpoint -> b.lag(checkpoint, Instant.now()).toMillis() / 1000.0).orElse(0.0))
+                .description("age of the oldest source WAL the ACTIVE group's checkpoint does not cover yet")
+                .register(registry);
             Optional<Lsn> target = Optional.empty();
             while (!shutdown.await(CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
                 Optional<String> problem = pipeline.problem();
@@ -75,10 +82,11 @@ public final class Replication {
                     out.println("Stopping: " + problem.get());
                     return ExitCodes.FAILURE;
                 }
+                sampleSource(source, behind);
                 if (untilCaughtUp) {
                     ProgressSnapshot snapshot = progress.read();
                     if (target.isEmpty() && snapshotsFinished(snapshot)) {
-                        target = Optional.of(currentWalLsn(environment));
+                        target = Optional.of(source.read());
                     }
                     if (target.isPresent() && caughtUp(snapshot, target.get())) {
                         out.println(summary(snapshot, progress.elapsedMillis()));
@@ -145,12 +153,17 @@ public final class Replication {
             .isPresent();
     }
 
-    private static Lsn currentWalLsn(Environment environment) throws SQLException {
-        try (Connection source = Environment.connect(environment.source());
-             Statement statement = source.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT pg_current_wal_lsn()::text")) {
-            rs.next();
-            return Lsn.parse(rs.getString(1));
+    private static Optional<Lsn> activeCheckpoint(ProgressReporter progress) {
+        return progress.latest().flatMap(snapshot -> snapshot.groups().stream()
+            .filter(group -> group.state() == GroupState.ACTIVE).findFirst())
+            .flatMap(SyncRulesGroup::checkpoint).map(checkpoint -> Lsn.parse(checkpoint.lsn()));
+    }
+
+    private static void sampleSource(WalPositionProbe source, ReplicationLag behind) {
+        try {
+            behind.sample(Instant.now(), source.read());
+        } catch (SQLException e) {
+            LOG.debug("Source WAL position not readable now: {}", e.toString());
         }
     }
 

@@ -63,6 +63,7 @@ class RunProcessIT {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(http, port, "/metrics").body())
                 .contains("pending_snapshot_count")
                 .contains("active_stream_count 1.0")
+                .contains("tributary_replication_lag_seconds")
                 .contains("tributary_consumer_lag{group=\"" + services.topicPrefix() + "storage-writer-g1\"}"));
 
             process.destroy();
