@@ -48,6 +48,7 @@ final class ProgressReporter implements AutoCloseable {
         gauge(registry, "active_stream_count", "ACTIVE sync rules groups", ProgressSnapshot::activeGroups);
         gauge(registry, "tributary_snapshot_rows", "rows read by completed snapshot chunks",
             ProgressSnapshot::rowsDone);
+        gauge(registry, "tributary_snapshot_chunks", "snapshot chunks completed", ProgressSnapshot::chunksDone);
         gauge(registry, "tributary_snapshot_failed_tables", "tables whose snapshot failed",
             ProgressSnapshot::failedTables);
     }

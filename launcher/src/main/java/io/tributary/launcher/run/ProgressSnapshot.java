@@ -25,6 +25,10 @@ record ProgressSnapshot(List<WindowProgress> windows, List<SyncRulesGroup> group
         return windows.stream().mapToLong(WindowProgress::rowsDone).sum();
     }
 
+    long chunksDone() {
+        return windows.stream().mapToLong(WindowProgress::chunksDone).sum();
+    }
+
     long rowsEstimated() {
         return windows.stream().mapToLong(WindowProgress::rowsEstimated).sum();
     }
