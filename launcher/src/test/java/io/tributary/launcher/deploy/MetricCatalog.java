@@ -1,0 +1,30 @@
+package io.tributary.launcher.deploy;
+
+import java.util.Set;
+
+/**
+ * The metrics dashboards and autoscalers may query, by who serves them. The Tributary names are what every
+ * process's {@code /metrics} serves (MultiProcessTopologyIT scrapes them from running processes).
+ */
+public final class MetricCatalog {
+
+    /** Served by every Tributary process (Micrometer gauges; the registry binds no JVM or process meters). */
+    public static final Set<String> TRIBUTARY = Set.of("pending_snapshot_count", "active_snapshot_count",
+        "total_stream_count", "active_stream_count", "tributary_snapshot_rows", "tributary_snapshot_failed_tables",
+        "tributary_consumer_lag", "tributary_consumer_members");
+
+    /** Served by kafka-exporter (danielqsj/kafka-exporter), when one runs. */
+    public static final Set<String> KAFKA_EXPORTER = Set.of("kafka_consumergroup_lag", "kafka_consumergroup_lag_sum",
+        "kafka_consumergroup_members", "kafka_consumergroup_current_offset", "kafka_topic_partition_current_offset");
+
+    /** Recorded by Prometheus itself for every scrape target. */
+    public static final Set<String> PROMETHEUS = Set.of("up");
+
+    private MetricCatalog() {
+    }
+
+    /** Whether anyone serves {@code metric}. */
+    public static boolean known(String metric) {
+        return TRIBUTARY.contains(metric) || KAFKA_EXPORTER.contains(metric) || PROMETHEUS.contains(metric);
+    }
+}
