@@ -94,10 +94,6 @@ class DeploymentFilesTest {
                 assertThat(service.dependsOn()).as("%s waits for %s", service.name(), host)
                     .containsEntry(host, "service_healthy");
             }
-            if (service.role() != Role.INGEST) {
-                assertThat(service.dependsOn()).as("%s starts after the ingest migrated storage and deployed the "
-                    + "rules", service.name()).containsEntry("ingest", "service_healthy");
-            }
         }
     }
 
