@@ -8,7 +8,7 @@ import java.util.Properties;
 /**
  * One connection to a {@link PgEndpoint}, opened on first use, prepared by a {@link Setup} (session settings,
  * transaction mode), and replaced after it broke: {@link #discard()} after a failure, or
- * {@link #discardIfBroken()} to keep it if it still answers. Closing never throws.
+ * {@link #discardIfBroken()} to keep it if it still answers. Rolling back and closing never throw.
  *
  * <p>Not thread-safe: one per thread.
  */
@@ -65,6 +65,21 @@ public final class LazyConnection implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Ends the current transaction of a connection in manual-commit mode, if one is open, without effect; a
+     * connection whose rollback fails is discarded. Never opens a connection.
+     */
+    public void rollbackQuietly() {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            discard();
         }
     }
 

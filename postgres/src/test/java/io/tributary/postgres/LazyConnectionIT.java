@@ -6,6 +6,7 @@ import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,27 @@ class LazyConnectionIT {
 
             assertThat(first.isClosed()).isTrue();
             assertThat(lazy.get()).isNotSameAs(first);
+        }
+    }
+
+    @Test
+    void rollbackQuietlyEndsTheOpenTransaction(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        db.execute("CREATE TABLE t (id int)");
+        try (LazyConnection lazy = new LazyConnection(PgEndpointIT.endpoint(db), new Properties(),
+            c -> c.setAutoCommit(false))) {
+            lazy.rollbackQuietly();
+            try (Statement s = lazy.get().createStatement()) {
+                s.execute("INSERT INTO t VALUES (1)");
+            }
+
+            lazy.rollbackQuietly();
+            lazy.get().commit();
+        }
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isZero();
         }
     }
 }
