@@ -1,5 +1,6 @@
 package io.tributary.storage.groups;
 
+import io.tributary.postgres.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,7 +32,7 @@ public final class SyncRulesGroups {
      * @return the new group
      */
     public static SyncRulesGroup create(Connection connection, String content) throws SQLException {
-        return inTransaction(connection, () -> {
+        return Transactions.inTransaction(connection, () -> {
             long id;
             try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO tributary.sync_rules (content, state) VALUES (?, 'PROCESSING') RETURNING group_id")) {
@@ -121,7 +122,7 @@ public final class SyncRulesGroups {
      * @throws IllegalStateException if the group is not TERMINATED
      */
     public static void clear(Connection connection, long id) throws SQLException {
-        inTransaction(connection, () -> {
+        Transactions.inTransaction(connection, () -> {
             SyncRulesGroup group = find(connection, id)
                 .orElseThrow(() -> new IllegalArgumentException("No sync rules group " + id));
             if (group.state() != GroupState.TERMINATED) {
@@ -147,24 +148,5 @@ public final class SyncRulesGroups {
             : Optional.of(new Checkpoint(opId, rs.getString(5), rs.getLong(6)));
         return new SyncRulesGroup(rs.getLong(1), rs.getString(2), GroupState.valueOf(rs.getString(3)), checkpoint,
             rs.getBoolean(7));
-    }
-
-    private interface SqlWork<T> {
-        T run() throws SQLException;
-    }
-
-    private static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
-        boolean autoCommit = connection.getAutoCommit();
-        connection.setAutoCommit(false);
-        try {
-            T result = work.run();
-            connection.commit();
-            return result;
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(autoCommit);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.tributary.storage.progress;
 
+import io.tributary.postgres.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
