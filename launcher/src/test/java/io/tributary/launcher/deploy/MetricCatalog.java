@@ -10,8 +10,8 @@ public final class MetricCatalog {
 
     /** Served by every Tributary process (Micrometer gauges; the registry binds no JVM or process meters). */
     public static final Set<String> TRIBUTARY = Set.of("pending_snapshot_count", "active_snapshot_count",
-        "total_stream_count", "active_stream_count", "tributary_snapshot_rows", "tributary_snapshot_failed_tables",
-        "tributary_consumer_lag", "tributary_consumer_members");
+        "total_stream_count", "active_stream_count", "tributary_snapshot_rows", "tributary_snapshot_chunks",
+        "tributary_snapshot_failed_tables", "tributary_consumer_lag", "tributary_consumer_members");
 
     /** Served by kafka-exporter (danielqsj/kafka-exporter), when one runs. */
     public static final Set<String> KAFKA_EXPORTER = Set.of("kafka_consumergroup_lag", "kafka_consumergroup_lag_sum",

@@ -189,8 +189,9 @@ class MultiProcessTopologyIT {
     @Test
     void everyProcessServesTheTributaryMetricsTheDashboardQueries() throws Throwable {
         Set<String> queried = new TreeSet<>(GrafanaDashboard.repository().metricNames());
-        queried.retainAll(MetricCatalog.TRIBUTARY);
-        assertThat(queried).isNotEmpty();
+        queried.removeAll(MetricCatalog.KAFKA_EXPORTER);
+        queried.removeAll(MetricCatalog.PROMETHEUS);
+        queried.addAll(MetricCatalog.TRIBUTARY);
         withLogs(() -> {
             for (LauncherProcess process : processes) {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
