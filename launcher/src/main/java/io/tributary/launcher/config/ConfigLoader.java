@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -32,6 +33,8 @@ public final class ConfigLoader {
     private static final String KAFKA_PROPERTIES_ENV = ConfigKey.environmentVariable("kafka.properties") + "_";
     /** Variables of the test fixture, not configuration. */
     private static final String TEST_ENV_PREFIX = "TRIBUTARY_TEST_";
+    /** Variables read by the start script and the logging setup, not configuration. */
+    private static final Set<String> PROCESS_VARIABLES = Set.of("TRIBUTARY_JAVA_OPTS", "TRIBUTARY_LOG_LEVEL");
 
     private ConfigLoader() {
     }
@@ -158,7 +161,8 @@ public final class ConfigLoader {
         Map<String, ConfigKey> byVariable = new LinkedHashMap<>();
         ConfigKeys.ALL.forEach(key -> byVariable.put(key.environmentVariable(), key));
         new TreeMap<>(environment).forEach((variable, value) -> {
-            if (!variable.startsWith(ENV_PREFIX) || variable.startsWith(TEST_ENV_PREFIX)) {
+            if (!variable.startsWith(ENV_PREFIX) || variable.startsWith(TEST_ENV_PREFIX)
+                || PROCESS_VARIABLES.contains(variable)) {
                 return;
             }
             ConfigKey key = byVariable.get(variable);

@@ -6,6 +6,7 @@ import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.SyncRules;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 public final class Deployments {
 
     private static final Logger LOG = LoggerFactory.getLogger(Deployments.class);
+    private static final long DEPLOY_LOCK = 0x7472_6962_6465_706cL; // "tribdepl"
 
     private Deployments() {
     }
@@ -45,10 +47,19 @@ public final class Deployments {
     public static Optional<SyncRulesGroup> deployIfChanged(Connection storage, String rules) throws SQLException {
         SyncRules.parse(rules);
         Migrations.migrate(storage);
-        List<SyncRulesGroup> groups = SyncRulesGroups.list(storage);
-        if (!groups.isEmpty() && groups.get(groups.size() - 1).content().equals(rules)) {
-            return Optional.empty();
+        // Processes starting together with the same new rules must deploy them once: compare and create under
+        // a session lock.
+        try (Statement lock = storage.createStatement()) {
+            lock.execute("SELECT pg_advisory_lock(" + DEPLOY_LOCK + ")");
+            try {
+                List<SyncRulesGroup> groups = SyncRulesGroups.list(storage);
+                if (!groups.isEmpty() && groups.get(groups.size() - 1).content().equals(rules)) {
+                    return Optional.empty();
+                }
+                return Optional.of(deploy(storage, rules));
+            } finally {
+                lock.execute("SELECT pg_advisory_unlock(" + DEPLOY_LOCK + ")");
+            }
         }
-        return Optional.of(deploy(storage, rules));
     }
 }

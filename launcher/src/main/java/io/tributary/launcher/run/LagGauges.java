@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Gauges of the deployment's consumer groups, refreshed every interval: {@code tributary_consumer_lag} and
  * {@code tributary_consumer_members}, tagged with the consumer group (snapshot workers, stream workers, the
- * storage writers of every live sync rules group). The same numbers KEDA's Kafka scaler reads, for dashboards.
+ * storage writers of every live sync rules group; a group that is no longer live loses its gauges). The same
+ * numbers KEDA's Kafka scaler reads, for dashboards.
  */
 final class LagGauges implements AutoCloseable {
 
@@ -57,6 +58,11 @@ final class LagGauges implements AutoCloseable {
             StreamWorkerConfig.applicationId(topics)));
         groups.get().stream().filter(group -> group.state().isLive())
             .map(group -> group.consumerGroup(topics.prefix())).forEach(names::add);
+        latest.keySet().stream().filter(group -> !names.contains(group)).toList().forEach(gone -> {
+            latest.remove(gone);
+            registry.find("tributary_consumer_lag").tag("group", gone).meters().forEach(registry::remove);
+            registry.find("tributary_consumer_members").tag("group", gone).meters().forEach(registry::remove);
+        });
         try {
             for (ConsumerGroupStatus status : ConsumerGroupStatus.read(admin, names)) {
                 if (latest.put(status.group(), status) == null) {

@@ -53,7 +53,9 @@ class ConfigLoaderTest {
         TributaryConfig config = ConfigLoader.load(Optional.of(file), Map.of(
             "TRIBUTARY_STORAGE_URL", "jdbc:postgresql://c/d",
             "TRIBUTARY_KAFKA_PROPERTIES_SASL_MECHANISM", "SCRAM-SHA-512",
-            "TRIBUTARY_TEST_POSTGRES_URL", "ignored: belongs to the test fixture"));
+            "TRIBUTARY_TEST_POSTGRES_URL", "ignored: belongs to the test fixture",
+            "TRIBUTARY_JAVA_OPTS", "-Xmx2g",
+            "TRIBUTARY_LOG_LEVEL", "DEBUG"));
 
         assertThat(config.storage().orElseThrow().url()).isEqualTo("jdbc:postgresql://c/d");
         assertThat(config.kafka().clientProperties()).containsEntry("sasl.mechanism", "SCRAM-SHA-512");

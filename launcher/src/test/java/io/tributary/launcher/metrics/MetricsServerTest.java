@@ -20,7 +20,8 @@ class MetricsServerTest {
         registry.counter("rows_replicated").increment(42);
         AtomicBoolean ready = new AtomicBoolean(false);
         try (MetricsServer server = MetricsServer.start(0, registry, ready::get)) {
-            assertThat(get(server, "/metrics").body()).contains("rows_replicated_total 42.0");
+            assertThat(get(server, "/metrics").body()).contains("rows_replicated_total 42.0")
+                .contains("jvm_memory_used_bytes").contains("process_uptime_seconds");
             assertThat(get(server, "/health/live").statusCode()).isEqualTo(200);
             assertThat(get(server, "/health/ready").statusCode()).isEqualTo(503);
             ready.set(true);
