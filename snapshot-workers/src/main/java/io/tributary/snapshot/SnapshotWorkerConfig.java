@@ -1,5 +1,7 @@
 package io.tributary.snapshot;
 
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.postgres.RetryPolicy;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
@@ -33,9 +35,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param progressInterval   the least time between two progress log lines of one table, positive
  */
 public record SnapshotWorkerConfig(Map<String, Object> kafka, TopicNames topics, TopicLayout layout,
-                                   DatabaseEndpoint source, DatabaseEndpoint storage, int workersPerProcess,
+                                   PgEndpoint source, PgEndpoint storage, int workersPerProcess,
                                    int maxConcurrentReads, ReadSettings read, RetryPolicy retry,
                                    Duration progressInterval) {
+
+    /** How transient failures are retried unless configured: 200 ms doubling up to 10 s, for up to 10 minutes. */
+    public static final RetryPolicy DEFAULT_RETRY =
+        RetryPolicy.of(Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofMinutes(10));
 
     /** The suffix of the consumer group after the topic prefix. */
     public static final String GROUP_SUFFIX = "snapshot-workers";
@@ -77,16 +83,16 @@ public record SnapshotWorkerConfig(Map<String, Object> kafka, TopicNames topics,
     }
 
     /**
-     * A configuration with {@link ReadSettings#DEFAULT}, {@link RetryPolicy#DEFAULT} and progress lines every
+     * A configuration with {@link ReadSettings#DEFAULT}, {@link #DEFAULT_RETRY} and progress lines every
      * 10 seconds.
      */
     public static SnapshotWorkerConfig of(Properties kafka, TopicNames topics, TopicLayout layout,
-                                          DatabaseEndpoint source, DatabaseEndpoint storage, int workersPerProcess,
+                                          PgEndpoint source, PgEndpoint storage, int workersPerProcess,
                                           int maxConcurrentReads) {
         Map<String, Object> settings = new LinkedHashMap<>();
         kafka.forEach((key, value) -> settings.put(key.toString(), value));
         return new SnapshotWorkerConfig(settings, topics, layout, source, storage, workersPerProcess,
-            maxConcurrentReads, ReadSettings.DEFAULT, RetryPolicy.DEFAULT, Duration.ofSeconds(10));
+            maxConcurrentReads, ReadSettings.DEFAULT, DEFAULT_RETRY, Duration.ofSeconds(10));
     }
 
     /** This configuration with {@code settings} for reads. */

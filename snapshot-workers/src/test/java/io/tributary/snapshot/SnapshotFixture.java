@@ -1,12 +1,14 @@
 package io.tributary.snapshot;
 
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.postgres.RetryPolicy;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.source.encoding.EncodedRow;
 import io.tributary.source.encoding.JdbcRowEncoder;
 import io.tributary.storage.progress.PlannedChunk;
-import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.SnapshotPriority;
+import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowPlan;
 import io.tributary.storage.progress.WindowProgress;
@@ -92,8 +94,8 @@ final class SnapshotFixture {
         }
     }
 
-    static DatabaseEndpoint endpoint(PostgresDatabase db) {
-        return new DatabaseEndpoint(db.jdbcUrl(), db.user(), db.password());
+    static PgEndpoint endpoint(PostgresDatabase db) {
+        return new PgEndpoint(db.jdbcUrl(), db.user(), db.password());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.tributary.writer;
 
+import io.tributary.postgres.Retrier;
+import io.tributary.postgres.StopSignal;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
@@ -7,13 +9,9 @@ import io.tributary.syncrules.SyncRules;
 import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.consume.WriterLoop;
-import io.tributary.writer.internals.Retrier;
-import io.tributary.writer.internals.RetryPolicy;
-import io.tributary.writer.internals.StopSignal;
-import io.tributary.writer.internals.StorageConnection;
+import io.tributary.writer.internals.StorageConnections;
 import io.tributary.writer.internals.WriterCounters;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,8 +76,7 @@ public final class StorageWriter implements AutoCloseable {
     public static StorageWriter start(WriterConfig config) throws SQLException {
         SyncRules rules = SyncRules.parse(config.rules());
         SyncRulesGroup group;
-        try (Connection connection = DriverManager.getConnection(config.storage().jdbcUrl(), config.storage().user(),
-            config.storage().password())) {
+        try (Connection connection = config.storage().connect()) {
             Migrations.migrate(connection);
             group = SyncRulesGroups.find(connection, config.groupId()).orElseThrow(() -> new IllegalStateException(
                 "Sync rules group " + config.groupId() + " does not exist in storage"));
@@ -106,12 +103,9 @@ public final class StorageWriter implements AutoCloseable {
                     producer, stop, counters));
             }
             WriterTuning tuning = config.tuning();
-            RetryPolicy policy = new RetryPolicy(tuning.retryInitialBackoff(), tuning.retryMaxBackoff(),
-                tuning.retryDeadline());
             CheckpointLoop checkpoints = new CheckpointLoop(new Checkpointer(group.id(), partitions, rules),
-                new StorageConnection(config.storage(), consumerGroup + "-checkpoint"),
-                new Retrier(policy, stop, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()), stop,
-                counters, tuning.checkpointInterval());
+                StorageConnections.to(config.storage(), consumerGroup + "-checkpoint"),
+                Retrier.of(tuning.retryPolicy(), stop), stop, counters, tuning.checkpointInterval());
             StorageWriter writer = new StorageWriter(config, consumerGroup, stop, counters, loops, checkpoints,
                 producer);
             writer.startThreads();

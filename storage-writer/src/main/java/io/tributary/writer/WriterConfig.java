@@ -1,5 +1,6 @@
 package io.tributary.writer;
 
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.TopicNames;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ import java.util.Properties;
  *                     {@code >= 1}
  * @param tuning       timing knobs
  */
-public record WriterConfig(Map<String, Object> kafka, TopicNames topics, StorageEndpoint storage, long groupId,
+public record WriterConfig(Map<String, Object> kafka, TopicNames topics, PgEndpoint storage, long groupId,
                            String rules, int batchRecords, int threads, WriterTuning tuning) {
 
     public WriterConfig {
@@ -37,7 +38,7 @@ public record WriterConfig(Map<String, Object> kafka, TopicNames topics, Storage
     }
 
     /** A configuration with {@link WriterTuning#defaults()}. */
-    public static WriterConfig of(Properties kafka, TopicNames topics, StorageEndpoint storage, long groupId,
+    public static WriterConfig of(Properties kafka, TopicNames topics, PgEndpoint storage, long groupId,
                                   String rules, int batchRecords, int threads) {
         Map<String, Object> properties = new HashMap<>();
         kafka.forEach((key, value) -> properties.put(String.valueOf(key), value));

@@ -1,5 +1,6 @@
 package io.tributary.writer;
 
+import io.tributary.postgres.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -37,6 +38,11 @@ public record WriterTuning(Duration pollTimeout, int queuedBatches, Duration gat
     public static WriterTuning defaults() {
         return new WriterTuning(Duration.ofMillis(100), 2, Duration.ofMillis(20), Duration.ofMillis(200),
             Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofSeconds(30));
+    }
+
+    /** The retry policy of storage operations: {@link #retryInitialBackoff()} up to {@link #retryMaxBackoff()}. */
+    public RetryPolicy retryPolicy() {
+        return RetryPolicy.of(retryInitialBackoff, retryMaxBackoff, retryDeadline);
     }
 
     /** These settings with {@code deadline} as retry deadline. */

@@ -18,10 +18,10 @@
  *       {@code checkpoint.CheckpointMath}.</li>
  *   <li><b>No shared row in the hot transaction.</b> A batch transaction touches only its partition's rows and
  *       appends to {@code bucket_data}; checkpoints, the only shared row, are written elsewhere.</li>
- *   <li><b>Failures.</b> Retriable storage failures (SQLSTATE 08xxx, 40001, 40P01, 57P0x, connection loss) are
- *       retried with capped exponential backoff, jitter and a deadline, and abandoned at once on shutdown;
- *       anything else stops the writer ({@code internals.Failures}). A poison record goes to the dead-letter
- *       topic and is consumed as a no-op.</li>
+ *   <li><b>Failures.</b> Retriable storage failures (SQLSTATE 08xxx, 40001, 40P01, 53xxx, 55P03, 57P0x,
+ *       connection loss) are retried with capped exponential backoff, jitter and a deadline, and abandoned at once
+ *       on shutdown; anything else stops the writer (decided by {@code io.tributary.postgres.SqlErrors}). A poison
+ *       record goes to the dead-letter topic and is consumed as a no-op.</li>
  *   <li><b>Pipelining.</b> Per writer loop, a poll thread decodes, evaluates and reduces the next batches while a
  *       committer thread commits the previous ones, in order per partition; a bounded queue and
  *       {@code pause()} turn slow storage into backpressure.</li>

@@ -2,6 +2,7 @@ package io.tributary.writer;
 
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
@@ -68,7 +69,7 @@ final class WriterHarness implements AutoCloseable {
     }
 
     WriterConfig config(int batchRecords, int threads) {
-        return WriterConfig.of(writerKafka(), names, new StorageEndpoint(db.jdbcUrl(), db.user(), db.password()),
+        return WriterConfig.of(writerKafka(), names, new PgEndpoint(db.jdbcUrl(), db.user(), db.password()),
             groupId, rules, batchRecords, threads).withTuning(WriterTuning.defaults()
             .withCheckpointInterval(Duration.ofMillis(50)).withRetryDeadline(Duration.ofSeconds(30)));
     }

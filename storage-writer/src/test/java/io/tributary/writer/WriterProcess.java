@@ -1,5 +1,6 @@
 package io.tributary.writer;
 
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.TopicNames;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ public final class WriterProcess {
         kafka.put("session.timeout.ms", "6000");
         kafka.put("heartbeat.interval.ms", "500");
         WriterConfig config = WriterConfig.of(kafka, TopicNames.withPrefix(args[1]),
-            new StorageEndpoint(args[2], args[3], args[4]), Long.parseLong(args[5]), new String(
+            new PgEndpoint(args[2], args[3], args[4]), Long.parseLong(args[5]), new String(
                 Base64.getDecoder().decode(args[7]), StandardCharsets.UTF_8), Integer.parseInt(args[6]), 1);
         try (StorageWriter writer = StorageWriter.start(config)) {
             while (System.in.read() >= 0) {

@@ -2,6 +2,7 @@ package io.tributary.bench.storage;
 
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.Checksums;
@@ -16,13 +17,11 @@ import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.StreamPosition;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
-import io.tributary.writer.StorageEndpoint;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.WriterConfig;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -77,7 +76,7 @@ public final class StorageWriterBench {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
             postgres.createDatabase("bench");
             String url = postgres.jdbcUrl("bench");
-            StorageEndpoint storage = new StorageEndpoint(url, postgres.superuser(), "");
+            PgEndpoint storage = new PgEndpoint(url, postgres.superuser(), "");
             long group;
             long copyGroup;
             try (Connection c = connect(storage)) {
@@ -123,7 +122,7 @@ public final class StorageWriterBench {
      * Waits until the group's stored offsets reach {@code records}; measures from the first commit (so joining the
      * consumer group is not measured), counting the ops and records since.
      */
-    private static Run await(StorageWriter writer, StorageEndpoint storage, long group, long records)
+    private static Run await(StorageWriter writer, PgEndpoint storage, long group, long records)
         throws Exception {
         long initial = offsets(storage, group);
         long startRecords;
@@ -152,16 +151,16 @@ public final class StorageWriterBench {
         return new Run(offsets(storage, group) - startRecords, ops(storage, group) - startOps, nanos);
     }
 
-    private static long ops(StorageEndpoint storage, long group) throws SQLException {
+    private static long ops(PgEndpoint storage, long group) throws SQLException {
         return count(storage, "SELECT count(*) FROM tributary.bucket_data WHERE group_id = " + group);
     }
 
-    private static long offsets(StorageEndpoint storage, long group) throws SQLException {
+    private static long offsets(PgEndpoint storage, long group) throws SQLException {
         return count(storage, "SELECT coalesce(sum(next_offset), 0) FROM tributary.partition_offsets"
             + " WHERE group_id = " + group);
     }
 
-    private static long count(StorageEndpoint storage, String sql) throws SQLException {
+    private static long count(PgEndpoint storage, String sql) throws SQLException {
         try (Connection c = connect(storage); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
@@ -228,7 +227,7 @@ public final class StorageWriterBench {
     }
 
     /** COPYs the chunks over {@code connections} connections, one transaction per chunk. */
-    private static void copy(StorageEndpoint storage, List<byte[]> chunks, int connections) throws Exception {
+    private static void copy(PgEndpoint storage, List<byte[]> chunks, int connections) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(connections);
         try {
             List<Future<Void>> done = new ArrayList<>();
@@ -255,8 +254,8 @@ public final class StorageWriterBench {
         }
     }
 
-    private static Connection connect(StorageEndpoint storage) throws SQLException {
-        Connection c = DriverManager.getConnection(storage.jdbcUrl(), storage.user(), storage.password());
+    private static Connection connect(PgEndpoint storage) throws SQLException {
+        Connection c = storage.connect();
         c.setAutoCommit(false);
         return c;
     }

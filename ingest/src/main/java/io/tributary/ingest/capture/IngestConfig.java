@@ -1,5 +1,6 @@
 package io.tributary.ingest.capture;
 
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
@@ -29,7 +30,7 @@ import java.util.regex.Pattern;
  *                             columns, so unchanged TOASTed values travel with updates (see {@link IngestService})
  * @param maxBatchSize         the most records Debezium hands over in one batch
  */
-public record IngestConfig(DatabaseEndpoint source, String slotName, String publicationName, TopicNames topics,
+public record IngestConfig(PgEndpoint source, String slotName, String publicationName, TopicNames topics,
                            TopicLayout layout, Map<String, String> kafkaProperties, TableSelection tables,
                            Duration heartbeatInterval, Duration barrierInterval, Duration tableRefreshInterval,
                            Duration offsetFlushInterval, Duration maxRetryBackoff, boolean replicaIdentityFull,
@@ -89,7 +90,7 @@ public record IngestConfig(DatabaseEndpoint source, String slotName, String publ
     }
 
     /** A configuration with every default. */
-    public static IngestConfig of(DatabaseEndpoint source, String slotName, String publicationName, TopicNames topics,
+    public static IngestConfig of(PgEndpoint source, String slotName, String publicationName, TopicNames topics,
                                   TopicLayout layout, Map<String, String> kafkaProperties, TableSelection tables) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             DEFAULT_HEARTBEAT_INTERVAL, DEFAULT_BARRIER_INTERVAL, DEFAULT_TABLE_REFRESH_INTERVAL,

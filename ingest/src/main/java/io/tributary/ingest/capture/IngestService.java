@@ -2,7 +2,6 @@ package io.tributary.ingest.capture;
 
 import io.tributary.ingest.capture.barrier.BarrierRecovery;
 import io.tributary.ingest.capture.barrier.RecoveredBarriers;
-import io.tributary.ingest.capture.internals.Backoff;
 import io.tributary.ingest.capture.internals.CaptureCounters;
 import io.tributary.ingest.capture.internals.CaptureRun;
 import io.tributary.ingest.capture.internals.Failures;
@@ -12,6 +11,8 @@ import io.tributary.ingest.capture.publication.ReplicationSlots;
 import io.tributary.ingest.capture.publication.SlotStatus;
 import io.tributary.ingest.capture.publication.SourcePreflight;
 import io.tributary.ingest.capture.publication.TableRefresh;
+import io.tributary.postgres.Backoff;
+import io.tributary.postgres.RetryPolicy;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.sql.Connection;
@@ -75,6 +76,7 @@ public final class IngestService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
     private static final Duration WATCH = Duration.ofMillis(100);
     private static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration INITIAL_RETRY_BACKOFF = Duration.ofMillis(200);
 
     private final IngestConfig config;
     private final CapturedTables tables;
@@ -163,7 +165,9 @@ public final class IngestService implements AutoCloseable {
     }
 
     private void supervise() {
-        Backoff backoff = new Backoff(Duration.ofMillis(200), config.maxRetryBackoff());
+        Duration initial = INITIAL_RETRY_BACKOFF.compareTo(config.maxRetryBackoff()) < 0
+            ? INITIAL_RETRY_BACKOFF : config.maxRetryBackoff();
+        Backoff backoff = Backoff.of(RetryPolicy.withoutDeadline(initial, config.maxRetryBackoff()));
         while (!stopping) {
             try {
                 Optional<Long> xidReference = prepare();

@@ -5,7 +5,7 @@
  *
  * <h2>Use</h2>
  * <pre>
- * IngestConfig config = IngestConfig.of(DatabaseEndpoint.of(url, user, password), slot, publication,
+ * IngestConfig config = IngestConfig.of(PgEndpoint.of(url, user, password), slot, publication,
  *     topicNames, topicLayout, kafkaClientProperties, new LiveGroupTables(storageEndpoint));
  * IngestService ingest = IngestService.create(config);
  * ingest.start();                         // returns at once; a supervisor thread does the work

@@ -1,13 +1,13 @@
 package io.tributary.ingest.planner;
 
+import io.tributary.postgres.SqlErrors;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.source.catalog.TableNotFoundException;
 import io.tributary.source.catalog.TableSchema;
-import io.tributary.source.sql.SqlErrors;
 import io.tributary.storage.progress.PlannedChunk;
-import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.SnapshotPriority;
+import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowPlan;
 import io.tributary.topics.messages.ChunkRange;

@@ -6,12 +6,12 @@ import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
-import io.tributary.ingest.capture.DatabaseEndpoint;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.IngestService;
 import io.tributary.ingest.capture.IngestState;
 import io.tributary.ingest.capture.TableSelection;
 import io.tributary.ingest.capture.internals.EngineProperties;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.TableId;
@@ -59,7 +59,7 @@ public final class IngestThroughputBench {
         boolean ingestFirst = args.length > 4 && "ingest-first".equals(args[4]);
         try (EmbeddedPostgres postgres = EmbeddedPostgres.start(); EmbeddedKafka kafka = EmbeddedKafka.start()) {
             postgres.createDatabase("bench");
-            DatabaseEndpoint source = DatabaseEndpoint.of(postgres.jdbcUrl("bench"), postgres.superuser(), "");
+            PgEndpoint source = PgEndpoint.of(postgres.jdbcUrl("bench"), postgres.superuser(), "");
             IngestConfig config = IngestConfig.of(source, "bench_ingest", "bench_pub", TopicNames.withPrefix("bench."),
                     TopicLayout.of(partitions, 1, (short) 1), Map.of("bootstrap.servers", kafka.bootstrapServers()),
                     TableSelection.of(Set.of(TableId.of("public", "items"))))
@@ -91,7 +91,7 @@ public final class IngestThroughputBench {
         }
     }
 
-    private static void prepare(DatabaseEndpoint source, int rows) throws Exception {
+    private static void prepare(PgEndpoint source, int rows) throws Exception {
         try (Connection c = source.connect(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE items (id int PRIMARY KEY, v bigint NOT NULL, note text, updated timestamptz)");
             s.execute("INSERT INTO items SELECT g, 0, 'item ' || g, now() FROM generate_series(1, " + rows + ") g");
@@ -101,7 +101,7 @@ public final class IngestThroughputBench {
         }
     }
 
-    private static void writeBacklog(DatabaseEndpoint source, long updates, int rows, int batch) throws Exception {
+    private static void writeBacklog(PgEndpoint source, long updates, int rows, int batch) throws Exception {
         try (Connection c = source.connect(); Statement s = c.createStatement()) {
             long done = 0;
             while (done < updates) {

@@ -2,6 +2,7 @@ package io.tributary.ingest.capture;
 
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicLayout;
@@ -53,8 +54,8 @@ final class IngestFixture implements AutoCloseable {
         return kafka;
     }
 
-    DatabaseEndpoint source() {
-        return DatabaseEndpoint.of(db.jdbcUrl(), db.user(), db.password());
+    PgEndpoint source() {
+        return PgEndpoint.of(db.jdbcUrl(), db.user(), db.password());
     }
 
     /** A configuration capturing {@code tables} (in schema public), refreshing tables every second. */

@@ -1,5 +1,6 @@
 package io.tributary.ingest.capture;
 
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.TableId;
@@ -23,7 +24,7 @@ public final class IngestProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        IngestConfig config = IngestConfig.of(DatabaseEndpoint.of(args[0], args[1], args[2]), args[3], args[4],
+        IngestConfig config = IngestConfig.of(PgEndpoint.of(args[0], args[1], args[2]), args[3], args[4],
                 TopicNames.withPrefix(args[5]), TopicLayout.of(Integer.parseInt(args[6]), 1, (short) 1),
                 Map.of("bootstrap.servers", args[7]), TableSelection.of(Set.of(TableId.of("public", args[8]))))
             .withMaxRetryBackoff(Duration.ofSeconds(1));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.ingest.capture.publication.LiveGroupTables;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
@@ -50,7 +51,7 @@ class LiveGroupTablesIT {
             IngestConfig config = f.config();
             IngestService service = f.start(new IngestConfig(config.source(), config.slotName(),
                 config.publicationName(), config.topics(), config.layout(), config.kafkaProperties(),
-                new LiveGroupTables(DatabaseEndpoint.of(storage.jdbcUrl(), storage.user(), storage.password())),
+                new LiveGroupTables(PgEndpoint.of(storage.jdbcUrl(), storage.user(), storage.password())),
                 config.heartbeatInterval(), config.barrierInterval(), config.tableRefreshInterval(),
                 config.offsetFlushInterval(), config.maxRetryBackoff(), true, config.maxBatchSize()));
             ChangesTopic changes = f.changes();

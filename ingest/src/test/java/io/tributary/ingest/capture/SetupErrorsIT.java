@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.ingest.capture.publication.Publications;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.source.catalog.MissingPrimaryKeyException;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
@@ -43,7 +44,7 @@ class SetupErrorsIT {
                 "CREATE TABLE items (id int PRIMARY KEY)");
             IngestConfig config = f.config("items");
             IngestService service = f.startNoWait(new IngestConfig(
-                DatabaseEndpoint.of(f.db.jdbcUrl(), role, "pw"), config.slotName(), config.publicationName(),
+                PgEndpoint.of(f.db.jdbcUrl(), role, "pw"), config.slotName(), config.publicationName(),
                 config.topics(), config.layout(), config.kafkaProperties(), config.tables(),
                 config.heartbeatInterval(), config.barrierInterval(), config.tableRefreshInterval(),
                 config.offsetFlushInterval(), config.maxRetryBackoff(), true, config.maxBatchSize()));
@@ -63,7 +64,7 @@ class SetupErrorsIT {
              IngestFixture f = IngestFixture.create(services)) {
             IngestConfig config = f.config("items");
             IngestService service = f.startNoWait(new IngestConfig(
-                DatabaseEndpoint.of(server.getJdbcUrl("postgres", "postgres"), "postgres", ""),
+                PgEndpoint.of(server.getJdbcUrl("postgres", "postgres"), "postgres", ""),
                 config.slotName(), config.publicationName(), config.topics(), config.layout(),
                 config.kafkaProperties(), config.tables(), config.heartbeatInterval(), config.barrierInterval(),
                 config.tableRefreshInterval(), config.offsetFlushInterval(), config.maxRetryBackoff(), true,

@@ -99,9 +99,9 @@ public final class Pipeline implements AutoCloseable {
         if (role.parts().contains(Role.Part.INGEST)) {
             Map<String, String> kafkaStrings = new HashMap<>();
             kafka.forEach((key, value) -> kafkaStrings.put(key.toString(), value.toString()));
-            IngestService ingest = IngestService.create(IngestConfig.of(ingestEndpoint(source),
+            IngestService ingest = IngestService.create(IngestConfig.of(source.toPgEndpoint(),
                 config.replication().slotName(), config.replication().publicationName(), topics, layout,
-                kafkaStrings, new LiveGroupTables(ingestEndpoint(storage))));
+                kafkaStrings, new LiveGroupTables(storage.toPgEndpoint())));
             ingest.start();
             add(ingest, () -> ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()));
         }
@@ -115,7 +115,7 @@ public final class Pipeline implements AutoCloseable {
         }
         if (role.parts().contains(Role.Part.SNAPSHOT_WORKERS)) {
             SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
-                snapshotEndpoint(source), snapshotEndpoint(storage), workers,
+                source.toPgEndpoint(), storage.toPgEndpoint(), workers,
                 config.replication().snapshotMaxConcurrentReads()));
             add(snapshots, () -> snapshots.failure().map(failure -> "snapshot workers failed: "
                 + failure.getMessage()));
@@ -148,16 +148,6 @@ public final class Pipeline implements AutoCloseable {
     /** The storage role's supervisor, when this process runs storage writers. */
     Optional<WriterSupervisor> writers() {
         return writers;
-    }
-
-    private static io.tributary.ingest.capture.DatabaseEndpoint ingestEndpoint(JdbcEndpoint endpoint) {
-        return io.tributary.ingest.capture.DatabaseEndpoint.of(endpoint.url(), endpoint.user(),
-            endpoint.password().value());
-    }
-
-    private static io.tributary.snapshot.DatabaseEndpoint snapshotEndpoint(JdbcEndpoint endpoint) {
-        return new io.tributary.snapshot.DatabaseEndpoint(endpoint.url(), endpoint.user(),
-            endpoint.password().value());
     }
 
     private static Path createDirectories(Path directory) {

@@ -6,7 +6,6 @@ import io.tributary.launcher.lifecycle.GroupLifecycle;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.topics.TopicNames;
-import io.tributary.writer.StorageEndpoint;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.WriterConfig;
 import java.sql.Connection;
@@ -89,9 +88,8 @@ final class WriterSupervisor implements AutoCloseable {
         });
         for (SyncRulesGroup group : live) {
             if (!writers.containsKey(group.id())) {
-                writers.put(group.id(), StorageWriter.start(WriterConfig.of(kafka, topics,
-                    new StorageEndpoint(storage.url(), storage.user(), storage.password().value()), group.id(),
-                    group.content(), batchRows, threads)));
+                writers.put(group.id(), StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
+                    group.id(), group.content(), batchRows, threads)));
                 LOG.info("Storage writer of sync rules group {} ({}) started", group.id(), group.state());
             }
         }

@@ -1,8 +1,8 @@
 package io.tributary.snapshot.internals;
 
+import io.tributary.postgres.SqlErrors;
 import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.source.encoding.EncodingException;
-import io.tributary.source.sql.SqlErrors;
 import java.sql.SQLException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -12,7 +12,8 @@ import org.apache.kafka.common.errors.RetriableException;
 /**
  * Classifies the failure of a chunk attempt. SQL errors of the source go through {@link SqlErrors} (the one
  * place that decides retriable vs fatal SQLSTATEs); a fatal one is the table's problem (missing table, permission,
- * bad data). Storage errors are classified by {@link #classifyStorage(Throwable)}. Stateless and thread-safe.
+ * bad data). Storage operations are retried by {@code io.tributary.postgres.Retrier}, which classifies with
+ * {@link SqlErrors} alone. Stateless and thread-safe.
  */
 public final class Failures {
 
@@ -30,15 +31,6 @@ public final class Failures {
             return FailureKind.TABLE;
         }
         if (t instanceof RetriableException) {
-            return FailureKind.RETRIABLE;
-        }
-        return FailureKind.WORKER;
-    }
-
-    /** The kind of a failure of the storage database: retriable per {@link SqlErrors}, else the worker's. */
-    public static FailureKind classifyStorage(Throwable failure) {
-        Throwable t = unwrap(failure);
-        if (t instanceof SQLException sql && SqlErrors.classify(sql).isRetriable()) {
             return FailureKind.RETRIABLE;
         }
         return FailureKind.WORKER;

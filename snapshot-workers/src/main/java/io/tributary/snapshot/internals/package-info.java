@@ -1,2 +1,2 @@
-/** Not API: failure classification, retry pacing and progress lines of the snapshot workers. */
+/** Not API: failure classification and progress lines of the snapshot workers. */
 package io.tributary.snapshot.internals;

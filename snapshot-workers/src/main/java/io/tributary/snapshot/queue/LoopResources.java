@@ -1,9 +1,9 @@
 package io.tributary.snapshot.queue;
 
+import io.tributary.postgres.RetryPolicy;
+import io.tributary.postgres.StopSignal;
 import io.tributary.snapshot.ChunkListener;
-import io.tributary.snapshot.RetryPolicy;
 import io.tributary.snapshot.internals.ProgressLog;
-import io.tributary.snapshot.internals.StopSignal;
 import io.tributary.snapshot.read.ChunkReader;
 import io.tributary.snapshot.read.SourceSession;
 import io.tributary.topics.TopicLayout;

@@ -1,59 +1,42 @@
 package io.tributary.snapshot.queue;
 
-import io.tributary.snapshot.DatabaseEndpoint;
-import io.tributary.snapshot.RetryPolicy;
-import io.tributary.snapshot.internals.FailureKind;
+import io.tributary.postgres.LazyConnection;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.postgres.Retrier;
+import io.tributary.postgres.RetriesExhaustedException;
+import io.tributary.postgres.RetryPolicy;
+import io.tributary.postgres.StopSignal;
+import io.tributary.postgres.StoppedException;
 import io.tributary.snapshot.internals.Failures;
-import io.tributary.snapshot.internals.Pacer;
-import io.tributary.snapshot.internals.StopSignal;
 import io.tributary.storage.progress.SnapshotChunks;
 import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowProgress;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One worker loop's access to chunk progress in storage: each call is one short transaction, retried on
  * transient failures (a new connection each time) with the loop's retry policy, and abandoned at once on
- * shutdown.
+ * shutdown ({@link StoppedException}). A fatal failure is a {@link StorageFailureException}.
  *
  * <p>Not thread-safe: one per worker loop.
  */
 final class ProgressStore implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ProgressStore.class);
 
     /** One storage operation. */
     private interface Operation<T> {
         T run(Connection connection) throws SQLException;
     }
 
-    /** The loop is stopping: the operation was abandoned. */
-    static final class StoppedException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
+    private final LazyConnection connection;
+    private final Retrier retrier;
 
-        StoppedException(String message) {
-            super(message);
-        }
-    }
-
-    private final DatabaseEndpoint endpoint;
-    private final RetryPolicy retry;
-    private final StopSignal stop;
-    private Connection connection;
-
-    ProgressStore(DatabaseEndpoint endpoint, RetryPolicy retry, StopSignal stop) {
-        this.endpoint = endpoint;
-        this.retry = retry;
-        this.stop = stop;
+    ProgressStore(PgEndpoint endpoint, RetryPolicy retry, StopSignal stop) {
+        this.connection = new LazyConnection(endpoint);
+        this.retrier = Retrier.of(retry, stop);
     }
 
     /** Claims a new attempt of {@code chunkId}; empty if the task must be skipped. */
@@ -72,41 +55,24 @@ final class ProgressStore implements AutoCloseable {
     }
 
     private <T> T call(String what, Operation<T> operation) {
-        Pacer pacer = new Pacer(retry, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
-        while (true) {
-            try {
-                if (connection == null || connection.isClosed()) {
-                    connection = endpoint.connect(new Properties());
+        try {
+            return retrier.call("Storage " + what, () -> {
+                try {
+                    return operation.run(connection.get());
+                } catch (SQLException | RuntimeException e) {
+                    connection.discard();
+                    throw e;
                 }
-                return operation.run(connection);
-            } catch (SQLException | RuntimeException e) {
-                discard();
-                if (Failures.classifyStorage(e) != FailureKind.RETRIABLE) {
-                    throw new StorageFailureException("Storage " + what + " failed: " + Failures.describe(e), e);
-                }
-                Duration backoff = pacer.failed("Storage " + what, e);
-                LOG.warn("Storage {} failed ({}), retry {} in {} ms", what, Failures.describe(e), pacer.failures(),
-                    backoff.toMillis());
-                if (!stop.pause(backoff)) {
-                    throw new StoppedException("Storage " + what + " abandoned: the worker is stopping");
-                }
-            }
-        }
-    }
-
-    private void discard() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // Broken already; the next call reconnects.
-            }
-            connection = null;
+            });
+        } catch (StoppedException | RetriesExhaustedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new StorageFailureException("Storage " + what + " failed: " + Failures.describe(e), e);
         }
     }
 
     @Override
     public void close() {
-        discard();
+        connection.close();
     }
 }

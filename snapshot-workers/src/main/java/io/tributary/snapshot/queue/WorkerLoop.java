@@ -1,11 +1,12 @@
 package io.tributary.snapshot.queue;
 
+import io.tributary.postgres.Backoff;
+import io.tributary.postgres.RetryPolicy;
+import io.tributary.postgres.StopSignal;
+import io.tributary.postgres.StoppedException;
 import io.tributary.snapshot.ChunkListener;
-import io.tributary.snapshot.RetryPolicy;
 import io.tributary.snapshot.internals.Failures;
-import io.tributary.snapshot.internals.Pacer;
 import io.tributary.snapshot.internals.ProgressLog;
-import io.tributary.snapshot.internals.StopSignal;
 import io.tributary.snapshot.publish.ChunkPublication;
 import io.tributary.snapshot.read.ChunkReader;
 import io.tributary.snapshot.read.SourceSession;
@@ -25,7 +26,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -139,7 +139,7 @@ final class WorkerLoop implements Runnable {
             if (!aborted) {
                 finishSettled(true);
             }
-        } catch (ProgressStore.StoppedException | InterruptException | WakeupException e) {
+        } catch (StoppedException | InterruptException | WakeupException e) {
             LOG.debug("Snapshot worker {} stopped: {}", name, e.toString());
         } catch (RuntimeException e) {
             if (aborted) {
@@ -174,7 +174,7 @@ final class WorkerLoop implements Runnable {
 
     /** Claims and reads the chunk of {@code queued}, retrying transient failures as new attempts. */
     private InFlight run(ConsumerRecord<byte[], byte[]> record, ChunkTask queued) {
-        Pacer pacer = new Pacer(retry, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        Backoff backoff = Backoff.of(retry);
         while (true) {
             OptionalInt attempt = store.claim(queued.chunkId());
             if (attempt.isEmpty()) {
@@ -194,13 +194,13 @@ final class WorkerLoop implements Runnable {
                 return InFlight.publishing(record, publication);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new ProgressStore.StoppedException("Interrupted while reading chunk " + task.chunkId());
+                throw new StoppedException("Interrupted while reading chunk " + task.chunkId());
             } catch (Exception e) {
                 if (aborted) {
-                    throw new ProgressStore.StoppedException("Aborted while reading chunk " + task.chunkId());
+                    throw new StoppedException("Aborted while reading chunk " + task.chunkId());
                 }
                 session.rollbackQuietly();
-                if (!recover(task, e, pacer)) {
+                if (!recover(task, e, backoff)) {
                     return InFlight.commitOnly(record, task);
                 }
             }
@@ -211,7 +211,7 @@ final class WorkerLoop implements Runnable {
      * Handles the failure of {@code task}: true to run the chunk again (after a backoff), false if the table's
      * window failed (the task is to be committed); throws if the loop must stop.
      */
-    private boolean recover(ChunkTask task, Exception e, Pacer pacer) {
+    private boolean recover(ChunkTask task, Exception e, Backoff backoff) {
         switch (Failures.classifyRead(e)) {
             case TABLE:
                 String error = "Chunk " + task.chunkId() + " " + task.range() + " of " + task.table().quoted()
@@ -222,12 +222,11 @@ final class WorkerLoop implements Runnable {
                 return false;
             case RETRIABLE:
                 session.discard();
-                Duration backoff = pacer.failed("Chunk " + task.chunkId() + " of " + task.table().quoted(), e);
+                Duration wait = backoff.failed("Chunk " + task.chunkId() + " of " + task.table().quoted(), e);
                 LOG.warn("Chunk {} of {} attempt {} failed ({}); retry {} in {} ms as a new attempt", task.chunkId(),
-                    task.table().quoted(), task.attempt(), Failures.describe(e), pacer.failures(),
-                    backoff.toMillis());
-                if (!stop.pause(backoff)) {
-                    throw new ProgressStore.StoppedException("Chunk " + task.chunkId() + " abandoned: stopping");
+                    task.table().quoted(), task.attempt(), Failures.describe(e), backoff.failures(), wait.toMillis());
+                if (!stop.pause(wait)) {
+                    throw new StoppedException("Chunk " + task.chunkId() + " abandoned: stopping");
                 }
                 return true;
             default:
@@ -253,7 +252,7 @@ final class WorkerLoop implements Runnable {
     private void awaitSettled(InFlight entry) {
         while (!entry.isSettled()) {
             if (aborted) {
-                throw new ProgressStore.StoppedException("Aborted while waiting for Kafka");
+                throw new StoppedException("Aborted while waiting for Kafka");
             }
             try {
                 entry.publication().orElseThrow().acknowledged().get(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
@@ -263,7 +262,7 @@ final class WorkerLoop implements Runnable {
                 return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new ProgressStore.StoppedException("Interrupted while waiting for Kafka");
+                throw new StoppedException("Interrupted while waiting for Kafka");
             }
         }
     }
@@ -274,13 +273,13 @@ final class WorkerLoop implements Runnable {
      */
     private void complete(InFlight entry) {
         InFlight current = entry;
-        Pacer pacer = new Pacer(retry, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        Backoff backoff = Backoff.of(retry);
         while (current.publication().isPresent() && failed(current.publication().get())) {
             Throwable error = Failures.unwrap(current.publication().get().acknowledged().handle((v, e) -> e).join());
             LOG.warn("Chunk {} attempt {} was not acknowledged by Kafka: {}", current.task().chunkId(),
                 current.task().attempt(), Failures.describe(error));
             if (!recover(current.task(), error instanceof Exception ex ? ex : new IllegalStateException(error),
-                pacer)) {
+                backoff)) {
                 commit(current.record());
                 return;
             }

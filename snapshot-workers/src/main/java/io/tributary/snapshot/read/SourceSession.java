@@ -1,6 +1,7 @@
 package io.tributary.snapshot.read;
 
-import io.tributary.snapshot.DatabaseEndpoint;
+import io.tributary.postgres.LazyConnection;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.snapshot.ReadSettings;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -18,27 +19,13 @@ import java.util.Properties;
  */
 public final class SourceSession implements AutoCloseable {
 
-    private final DatabaseEndpoint endpoint;
-    private final ReadSettings settings;
-    private final String applicationName;
-    private Connection connection;
+    private final LazyConnection connection;
 
     /** A session to {@code endpoint}; {@code applicationName} shows in {@code pg_stat_activity}. */
-    public SourceSession(DatabaseEndpoint endpoint, ReadSettings settings, String applicationName) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.applicationName = Objects.requireNonNull(applicationName, "applicationName");
-    }
-
-    /** The open connection, connecting first if there is none. */
-    public Connection connection() throws SQLException {
-        if (connection == null || connection.isClosed()) {
-            connection = connect();
-        }
-        return connection;
-    }
-
-    private Connection connect() throws SQLException {
+    public SourceSession(PgEndpoint endpoint, ReadSettings settings, String applicationName) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(applicationName, "applicationName");
         Properties properties = new Properties();
         properties.setProperty("ApplicationName", applicationName);
         properties.setProperty("socketTimeout", Long.toString(settings.socketTimeout().toSeconds()));
@@ -46,8 +33,7 @@ public final class SourceSession implements AutoCloseable {
         properties.setProperty("adaptiveFetchMinimum", "1");
         properties.setProperty("adaptiveFetchMaximum", Integer.toString(settings.fetchRows()));
         properties.setProperty("maxResultBuffer", Long.toString(settings.fetchBufferBytes()));
-        Connection c = endpoint.connect(properties);
-        try {
+        this.connection = new LazyConnection(endpoint, properties, c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("SET idle_in_transaction_session_timeout = 0");
                 s.execute("SET statement_timeout = " + settings.statementTimeout().toMillis());
@@ -55,39 +41,26 @@ public final class SourceSession implements AutoCloseable {
             c.setAutoCommit(false);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             c.setReadOnly(true);
-            return c;
-        } catch (SQLException | RuntimeException e) {
-            c.close();
-            throw e;
-        }
+        });
+    }
+
+    /** The open connection, connecting first if there is none. */
+    public Connection connection() throws SQLException {
+        return connection.get();
     }
 
     /** Ends the current transaction, if any, without effect (reads only). */
     public void rollbackQuietly() {
-        if (connection == null) {
-            return;
-        }
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            discard();
-        }
+        connection.rollbackQuietly();
     }
 
     /** Closes the connection after a failure, so the next use reconnects. */
     public void discard() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // The connection is broken already; a new one replaces it.
-            }
-            connection = null;
-        }
+        connection.discard();
     }
 
     @Override
     public void close() {
-        discard();
+        connection.close();
     }
 }

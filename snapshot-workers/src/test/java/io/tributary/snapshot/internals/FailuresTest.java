@@ -37,10 +37,4 @@ class FailuresTest {
     void aBrokenProducerStopsTheWorker() {
         assertThat(Failures.classifyRead(new KafkaException("closed"))).isEqualTo(FailureKind.WORKER);
     }
-
-    @Test
-    void onlyTransientStorageFailuresAreRetried() {
-        assertThat(Failures.classifyStorage(new SQLException("gone", "57P01"))).isEqualTo(FailureKind.RETRIABLE);
-        assertThat(Failures.classifyStorage(new SQLException("no table", "42P01"))).isEqualTo(FailureKind.WORKER);
-    }
 }

@@ -80,7 +80,7 @@ public final class BatchApplier {
      * Applies {@code batch} and commits; rolls back on any failure.
      *
      * @throws FencedException if {@code target}'s claim is stale (nothing was written)
-     * @throws SQLException    on a database failure (nothing was written; classify it with {@code Failures})
+     * @throws SQLException    on a database failure (nothing was written; classify it with {@code SqlErrors})
      */
     public ApplyResult apply(Connection connection, ApplyTarget target, PreparedBatch batch)
         throws SQLException, FencedException {

@@ -1,10 +1,10 @@
 package io.tributary.writer.checkpoint;
 
+import io.tributary.postgres.LazyConnection;
+import io.tributary.postgres.Retrier;
+import io.tributary.postgres.StopSignal;
+import io.tributary.postgres.StoppedException;
 import io.tributary.storage.groups.Checkpoint;
-import io.tributary.writer.internals.Retrier;
-import io.tributary.writer.internals.StopSignal;
-import io.tributary.writer.internals.StorageConnection;
-import io.tributary.writer.internals.StoppedException;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.Optional;
@@ -22,7 +22,7 @@ public final class CheckpointLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointLoop.class);
 
     private final Checkpointer checkpointer;
-    private final StorageConnection storage;
+    private final LazyConnection storage;
     private final Retrier retrier;
     private final StopSignal stop;
     private final WriterCounters counters;
@@ -30,7 +30,7 @@ public final class CheckpointLoop implements Runnable {
     private volatile Throwable failure;
 
     /** A loop running {@code checkpointer} on {@code storage} every {@code interval} until {@code stop}. */
-    public CheckpointLoop(Checkpointer checkpointer, StorageConnection storage, Retrier retrier, StopSignal stop,
+    public CheckpointLoop(Checkpointer checkpointer, LazyConnection storage, Retrier retrier, StopSignal stop,
                           WriterCounters counters, Duration interval) {
         this.checkpointer = checkpointer;
         this.storage = storage;
@@ -52,7 +52,7 @@ public final class CheckpointLoop implements Runnable {
                 boolean live = retrier.call("reading the group state", () -> checkpointer.groupIsLive(storage.get()),
                     (e, attempt, backoff) -> {
                         counters.retried();
-                        storage.resetIfBroken();
+                        storage.discardIfBroken();
                     });
                 if (!live) {
                     LOG.info("The sync rules group is no longer PROCESSING or ACTIVE: its writer stops");
@@ -62,7 +62,7 @@ public final class CheckpointLoop implements Runnable {
                 Optional<Checkpoint> published = retrier.call("checkpoint", () -> checkpointer.advance(storage.get()),
                     (e, attempt, backoff) -> {
                         counters.retried();
-                        storage.resetIfBroken();
+                        storage.discardIfBroken();
                     });
                 if (published.isPresent()) {
                     counters.checkpointPublished();

@@ -1,13 +1,13 @@
 package io.tributary.writer.consume;
 
+import io.tributary.postgres.LazyConnection;
+import io.tributary.postgres.Retrier;
+import io.tributary.postgres.StoppedException;
 import io.tributary.writer.apply.ApplyResult;
 import io.tributary.writer.apply.BatchApplier;
 import io.tributary.writer.apply.FencedException;
 import io.tributary.writer.apply.PreparedBatch;
 import io.tributary.writer.checkpoint.SealGate;
-import io.tributary.writer.internals.Retrier;
-import io.tributary.writer.internals.StorageConnection;
-import io.tributary.writer.internals.StoppedException;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -42,7 +42,7 @@ final class Committer implements Runnable {
 
     private final BatchApplier applier;
     private final SealGate gate;
-    private final StorageConnection storage;
+    private final LazyConnection storage;
     private final Retrier retrier;
     private final WriterCounters counters;
     private final Duration gateRecheck;
@@ -56,7 +56,7 @@ final class Committer implements Runnable {
     private long nextGateRead;
     private volatile Throwable failure;
 
-    Committer(BatchApplier applier, SealGate gate, StorageConnection storage, Retrier retrier,
+    Committer(BatchApplier applier, SealGate gate, LazyConnection storage, Retrier retrier,
               WriterCounters counters, Duration gateRecheck) {
         this.applier = applier;
         this.gate = gate;
@@ -237,7 +237,7 @@ final class Committer implements Runnable {
     private void refreshGate() throws Exception {
         retrier.call("reading the seals", () -> gate.refresh(storage.get()), (e, attempt, backoff) -> {
             counters.retried();
-            storage.resetIfBroken();
+            storage.discardIfBroken();
         });
     }
 
@@ -253,7 +253,7 @@ final class Committer implements Runnable {
             result = retrier.call("commit of " + batch.describe(),
                 () -> applier.apply(storage.get(), state.target(), batch), (e, attempt, backoff) -> {
                     counters.retried();
-                    storage.resetIfBroken();
+                    storage.discardIfBroken();
                 });
         } catch (FencedException e) {
             LOG.warn("{}", e.getMessage());

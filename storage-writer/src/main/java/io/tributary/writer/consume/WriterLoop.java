@@ -1,15 +1,17 @@
 package io.tributary.writer.consume;
 
+import io.tributary.postgres.LazyConnection;
+import io.tributary.postgres.Retrier;
+import io.tributary.postgres.RetryPolicy;
+import io.tributary.postgres.StopSignal;
+import io.tributary.postgres.StoppedException;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.writer.WriterConfig;
 import io.tributary.writer.WriterTuning;
 import io.tributary.writer.apply.BatchApplier;
 import io.tributary.writer.apply.PreparedBatch;
 import io.tributary.writer.checkpoint.SealGate;
-import io.tributary.writer.internals.Retrier;
-import io.tributary.writer.internals.RetryPolicy;
-import io.tributary.writer.internals.StopSignal;
-import io.tributary.writer.internals.StorageConnection;
+import io.tributary.writer.internals.StorageConnections;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,7 +57,7 @@ public final class WriterLoop implements Runnable {
     private final Consumer<byte[], byte[]> consumer;
     private final Committer committer;
     private final RecordEvaluator evaluator;
-    private final StorageConnection control;
+    private final LazyConnection control;
     private final Retrier retrier;
     private final StopSignal stop;
     private final WriterCounters counters;
@@ -68,7 +69,7 @@ public final class WriterLoop implements Runnable {
     private volatile Throwable failure;
 
     WriterLoop(String name, long groupId, String topic, Consumer<byte[], byte[]> consumer, Committer committer,
-               RecordEvaluator evaluator, StorageConnection control, Retrier retrier, StopSignal stop,
+               RecordEvaluator evaluator, LazyConnection control, Retrier retrier, StopSignal stop,
                WriterCounters counters, int batchRecords, int queuedBatches, Duration pollTimeout,
                Duration closeTimeout) {
         this.name = name;
@@ -96,18 +97,15 @@ public final class WriterLoop implements Runnable {
                                     Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
                                     StopSignal stop, WriterCounters counters) {
         WriterTuning tuning = config.tuning();
-        RetryPolicy policy = new RetryPolicy(tuning.retryInitialBackoff(), tuning.retryMaxBackoff(),
-            tuning.retryDeadline());
+        RetryPolicy policy = tuning.retryPolicy();
         Committer committer = new Committer(new BatchApplier(config.groupId()),
-            new SealGate(config.groupId(), partitions), new StorageConnection(config.storage(), name + "-commit"),
-            new Retrier(policy, stop, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()), counters,
-            tuning.gateRecheck());
+            new SealGate(config.groupId(), partitions), StorageConnections.to(config.storage(), name + "-commit"),
+            Retrier.of(policy, stop), counters, tuning.gateRecheck());
         RecordEvaluator evaluator = new RecordEvaluator(rules,
             new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId()), counters);
         return new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
-            new StorageConnection(config.storage(), name + "-claim"),
-            new Retrier(policy, stop, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()), stop,
-            counters, config.batchRecords(), tuning.queuedBatches(), tuning.pollTimeout(), tuning.closeTimeout());
+            StorageConnections.to(config.storage(), name + "-claim"), Retrier.of(policy, stop), stop, counters,
+            config.batchRecords(), tuning.queuedBatches(), tuning.pollTimeout(), tuning.closeTimeout());
     }
 
     /** The committer half of the loop, to run on its own thread. */
@@ -300,10 +298,12 @@ public final class WriterLoop implements Runnable {
                         () -> PartitionClaims.claim(control.get(), groupId, partition.partition()),
                         (e, attempt, backoff) -> {
                             counters.retried();
-                            control.resetIfBroken();
+                            control.discardIfBroken();
                         });
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                    throw new WakeupException();
+                } catch (StoppedException e) {
                     throw new WakeupException();
                 } catch (Exception e) {
                     throw new KafkaException("Claiming " + partition + " for group " + groupId + " failed", e);

@@ -1,2 +1,2 @@
-/** Failure classification, retries, storage connections and counters of the storage writer. Not API. */
+/** Storage connections and counters of the storage writer. Not API. */
 package io.tributary.writer.internals;

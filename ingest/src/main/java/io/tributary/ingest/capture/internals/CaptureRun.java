@@ -7,6 +7,7 @@ import io.debezium.engine.format.ChangeEventFormat;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.barrier.BarrierSchedule;
 import io.tributary.ingest.capture.barrier.RecoveredBarriers;
+import io.tributary.postgres.LazyConnection;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
 import java.io.IOException;
@@ -35,7 +36,7 @@ public final class CaptureRun implements AutoCloseable {
     private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
     private final ChangeBatchHandler handler;
     private final ChangesProducer producer;
-    private final SourceConnection source;
+    private final LazyConnection source;
     private final ExecutorService thread;
     private final CountDownLatch done = new CountDownLatch(1);
     private final AtomicReference<Throwable> engineError = new AtomicReference<>();
@@ -44,7 +45,7 @@ public final class CaptureRun implements AutoCloseable {
                        CaptureCounters counters) {
         this.producer = new ChangesProducer(config.kafkaProperties(), config.engineName() + "-changes",
             config.topics().changes(), config.layout().partitions());
-        this.source = new SourceConnection(config.source());
+        this.source = new LazyConnection(config.source());
         try {
             repairBarriers(config, recovered);
             this.handler = new ChangeBatchHandler(producer, new ChangeDecoder(new TableEncoders(source)),

@@ -1,7 +1,7 @@
 package io.tributary.ingest.capture.internals;
 
-import io.tributary.ingest.capture.DatabaseEndpoint;
 import io.tributary.ingest.capture.IngestConfig;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.source.encoding.DebeziumDecodingSettings;
 import java.util.Map;
 import java.util.Properties;
@@ -71,7 +71,7 @@ public final class EngineProperties {
     }
 
     private static void database(IngestConfig config, Properties props) {
-        DatabaseEndpoint source = config.source();
+        PgEndpoint source = config.source();
         props.setProperty("database.hostname", source.host());
         props.setProperty("database.port", Integer.toString(source.port()));
         props.setProperty("database.dbname", source.database());

@@ -1,9 +1,9 @@
 package io.tributary.ingest.capture.internals;
 
 import io.tributary.ingest.capture.CaptureSetupException;
+import io.tributary.postgres.SqlErrors;
 import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.source.encoding.EncodingException;
-import io.tributary.source.sql.SqlErrors;
 import io.tributary.topics.provision.TopicMismatchException;
 import java.sql.SQLException;
 import java.util.OptionalInt;

@@ -1,5 +1,6 @@
 package io.tributary.ingest.capture.internals;
 
+import io.tributary.postgres.LazyConnection;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceColumn;
 import io.tributary.source.catalog.TableSchema;
@@ -24,10 +25,10 @@ final class TableEncoders {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableEncoders.class);
 
-    private final SourceConnection source;
+    private final LazyConnection source;
     private final Map<TableId, ConnectRowEncoder> encoders = new HashMap<>();
 
-    TableEncoders(SourceConnection source) {
+    TableEncoders(LazyConnection source) {
         this.source = source;
     }
 
@@ -42,6 +43,7 @@ final class TableEncoders {
 
     /** A new encoder from a fresh catalog read (the table's replica identity or columns may have changed). */
     ConnectRowEncoder rebuild(TableId table, Schema rowSchema) throws SQLException {
+        source.discardIfBroken();
         TableSchema described = new SourceCatalog(source.get()).describe(table);
         List<SourceColumn> present = new ArrayList<>();
         for (SourceColumn column : described.columns()) {

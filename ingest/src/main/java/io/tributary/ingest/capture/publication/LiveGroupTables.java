@@ -1,7 +1,7 @@
 package io.tributary.ingest.capture.publication;
 
-import io.tributary.ingest.capture.DatabaseEndpoint;
 import io.tributary.ingest.capture.TableSelection;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.syncrules.SyncRules;
@@ -28,14 +28,14 @@ public final class LiveGroupTables implements TableSelection {
 
     private static final Logger LOG = LoggerFactory.getLogger(LiveGroupTables.class);
 
-    private final DatabaseEndpoint storage;
+    private final PgEndpoint storage;
     private final Map<Long, ParsedGroup> parsed = new ConcurrentHashMap<>();
 
     private record ParsedGroup(String content, SyncRules rules) {
     }
 
     /** A selection reading groups from the storage database at {@code storage}. */
-    public LiveGroupTables(DatabaseEndpoint storage) {
+    public LiveGroupTables(PgEndpoint storage) {
         this.storage = Objects.requireNonNull(storage, "storage");
     }
 

@@ -3,9 +3,9 @@ package io.tributary.ingest.capture.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.ingest.capture.DatabaseEndpoint;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.TableSelection;
+import io.tributary.postgres.PgEndpoint;
 import io.tributary.source.encoding.DebeziumDecodingSettings;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
@@ -61,7 +61,7 @@ class EnginePropertiesTest {
     }
 
     private static IngestConfig config(String url) {
-        return IngestConfig.of(DatabaseEndpoint.of(url, "ingest", "secret"), "tributary", "tributary_pub",
+        return IngestConfig.of(PgEndpoint.of(url, "ingest", "secret"), "tributary", "tributary_pub",
             TopicNames.withPrefix("t."), TopicLayout.of(3, 1, (short) 1), Map.of("bootstrap.servers", "k:9092"),
             TableSelection.of(Set.of()));
     }
