@@ -11,7 +11,10 @@ package io.tributary.writer;
  * @param retries              retried storage operations
  * @param fencedBatches        batches rolled back because another writer had claimed their partition
  * @param checkpointsPublished checkpoints this writer's checkpointer published
+ * @param commitNanos          time spent in batch transactions, retries included (divided by
+ *                             {@code batchesCommitted}: the mean storage write latency)
  */
 public record WriterStats(long recordsConsumed, long batchesCommitted, long opsWritten, long deadLettered,
-                          long evaluationErrors, long retries, long fencedBatches, long checkpointsPublished) {
+                          long evaluationErrors, long retries, long fencedBatches, long checkpointsPublished,
+                          long commitNanos) {
 }

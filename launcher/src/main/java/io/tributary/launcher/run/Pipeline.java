@@ -1,5 +1,6 @@
 package io.tributary.launcher.run;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.IngestService;
 import io.tributary.ingest.capture.publication.LiveGroupTables;
@@ -73,8 +74,8 @@ public final class Pipeline implements AutoCloseable {
      *
      * @param stateDirectory where stream workers keep their local state
      */
-    public static Pipeline start(TributaryConfig config, Environment environment, Role role, Path stateDirectory)
-        throws SQLException {
+    public static Pipeline start(TributaryConfig config, Environment environment, Role role, Path stateDirectory,
+                                 MeterRegistry registry) throws SQLException {
         TopicNames topics = topics(config);
         TopicLayout layout = layout(config);
         Properties kafka = environment.kafkaClientProperties();
@@ -83,7 +84,7 @@ public final class Pipeline implements AutoCloseable {
         }
         Pipeline pipeline = new Pipeline();
         try {
-            pipeline.startParts(config, environment, role, topics, layout, kafka, stateDirectory);
+            pipeline.startParts(config, environment, role, topics, layout, kafka, stateDirectory, registry);
             return pipeline;
         } catch (SQLException | RuntimeException e) {
             pipeline.close();
@@ -92,7 +93,8 @@ public final class Pipeline implements AutoCloseable {
     }
 
     private void startParts(TributaryConfig config, Environment environment, Role role, TopicNames topics,
-                            TopicLayout layout, Properties kafka, Path stateDirectory) throws SQLException {
+                            TopicLayout layout, Properties kafka, Path stateDirectory, MeterRegistry registry)
+        throws SQLException {
         int workers = config.replication().workersPerProcess();
         JdbcEndpoint source = environment.source();
         JdbcEndpoint storage = environment.storage();
@@ -127,7 +129,7 @@ public final class Pipeline implements AutoCloseable {
         }
         if (role.parts().contains(Role.Part.STORAGE_WRITERS)) {
             WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, storage,
-                config.replication().storageBatchRows(), workers);
+                config.replication().storageBatchRows(), workers, registry);
             supervisor.start(SUPERVISOR_INTERVAL);
             writers = Optional.of(supervisor);
             add(supervisor, Optional::empty);

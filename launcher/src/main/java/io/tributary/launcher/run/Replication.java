@@ -62,7 +62,7 @@ public final class Replication {
             awaitQuietly(closed, SHUTDOWN_TIMEOUT);
         }, "tributary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory);
+        try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory, registry);
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));

@@ -1,5 +1,6 @@
 package io.tributary.launcher.run;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.lifecycle.GroupLifecycle;
@@ -38,14 +39,18 @@ final class WriterSupervisor implements AutoCloseable {
     private final JdbcEndpoint storage;
     private final int batchRows;
     private final int threads;
+    private final MeterRegistry registry;
     private final Map<Long, StorageWriter> writers = new HashMap<>();
+    private final Map<Long, WriterMeters> meters = new HashMap<>();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "writer-supervisor");
         thread.setDaemon(true);
         return thread;
     });
 
-    WriterSupervisor(Properties kafka, TopicNames topics, JdbcEndpoint storage, int batchRows, int threads) {
+    WriterSupervisor(Properties kafka, TopicNames topics, JdbcEndpoint storage, int batchRows, int threads,
+                     MeterRegistry registry) {
+        this.registry = registry;
         this.kafka = kafka;
         this.topics = topics;
         this.storage = storage;
@@ -82,14 +87,17 @@ final class WriterSupervisor implements AutoCloseable {
                 writer.failure().ifPresent(failure -> LOG.error("Storage writer of group {} failed; restarting it",
                     entry.getKey(), failure));
                 writer.close();
+                meters.remove(entry.getKey()).close();
                 return true;
             }
             return false;
         });
         for (SyncRulesGroup group : live) {
             if (!writers.containsKey(group.id())) {
-                writers.put(group.id(), StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
-                    group.id(), group.content(), batchRows, threads)));
+                StorageWriter writer = StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
+                    group.id(), group.content(), batchRows, threads));
+                writers.put(group.id(), writer);
+                meters.put(group.id(), new WriterMeters(registry, group.id(), writer));
                 LOG.info("Storage writer of sync rules group {} ({}) started", group.id(), group.state());
             }
         }
@@ -104,6 +112,8 @@ final class WriterSupervisor implements AutoCloseable {
     public synchronized void close() {
         scheduler.shutdownNow();
         writers.values().forEach(StorageWriter::close);
+        meters.values().forEach(WriterMeters::close);
+        meters.clear();
         writers.clear();
     }
 }

@@ -249,6 +249,7 @@ final class Committer implements Runnable {
         }
         awaitDeadLetters(batch);
         ApplyResult result;
+        long started = System.nanoTime();
         try {
             result = retrier.call("commit of " + batch.describe(),
                 () -> applier.apply(storage.get(), state.target(), batch), (e, attempt, backoff) -> {
@@ -272,7 +273,7 @@ final class Committer implements Runnable {
             state.sealedEpoch = result.sealedEpoch().getAsLong();
         }
         state.committed(result.nextOffset());
-        counters.committed(batch.records(), result.ops());
+        counters.committed(batch.records(), result.ops(), System.nanoTime() - started);
     }
 
     private static void awaitDeadLetters(PreparedBatch batch) throws Exception {

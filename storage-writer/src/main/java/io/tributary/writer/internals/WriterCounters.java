@@ -14,12 +14,17 @@ public final class WriterCounters {
     private final LongAdder retries = new LongAdder();
     private final LongAdder fencedBatches = new LongAdder();
     private final LongAdder checkpointsPublished = new LongAdder();
+    private final LongAdder commitNanos = new LongAdder();
 
-    /** A batch of {@code records} records with {@code ops} ops committed. */
-    public void committed(int records, int ops) {
+    /**
+     * A batch of {@code records} records with {@code ops} ops committed, its transaction (retries included)
+     * having taken {@code nanos}.
+     */
+    public void committed(int records, int ops, long nanos) {
         recordsConsumed.add(records);
         batchesCommitted.increment();
         opsWritten.add(ops);
+        commitNanos.add(nanos);
     }
 
     /** A poison record was dead-lettered. */
@@ -50,6 +55,6 @@ public final class WriterCounters {
     /** The current values. */
     public WriterStats snapshot() {
         return new WriterStats(recordsConsumed.sum(), batchesCommitted.sum(), opsWritten.sum(), deadLettered.sum(),
-            evaluationErrors.sum(), retries.sum(), fencedBatches.sum(), checkpointsPublished.sum());
+            evaluationErrors.sum(), retries.sum(), fencedBatches.sum(), checkpointsPublished.sum(), commitNanos.sum());
     }
 }
