@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs the benchmark harness (io.tributary.bench.Bench) on embedded Kafka and Postgres; prints one markdown table
+# and writes it to bench-results/<timestamp>.md. Needs the other modules installed in ~/.m2.
+#   ./bench.sh                       200k rows, workers_per_process 1,2,4, re-replication
+#   ./bench.sh --rows 1000000        the 1M-row profile
+#   ./bench.sh --help
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+mvn -o -q -pl bench compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2
+exec java ${TRIBUTARY_BENCH_JAVA_OPTS:-} -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
+    io.tributary.bench.Bench "$@"

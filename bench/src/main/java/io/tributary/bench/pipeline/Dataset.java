@@ -1,0 +1,43 @@
+package io.tributary.bench.pipeline;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The bench's source data: one table {@code public.items} of ~500 B rows (a bigint key, an owner among 1,000,
+ * a title, a 416-character body, an int and a timestamp), and sync rules that put each owner's items in a bucket.
+ */
+public final class Dataset {
+
+    /** The table every scenario reads. */
+    public static final String TABLE = "public.items";
+
+    private Dataset() {
+    }
+
+    /** Creates {@code public.items} with {@code rows} rows (dropping an older one), vacuumed and analyzed. */
+    public static void load(Connection source, long rows) throws SQLException {
+        source.setAutoCommit(true);
+        try (Statement s = source.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS public.items");
+            s.execute("CREATE TABLE public.items (id bigint PRIMARY KEY, owner text NOT NULL, title text NOT NULL,"
+                + " body text NOT NULL, n int NOT NULL, updated_at timestamptz NOT NULL)");
+            s.execute("INSERT INTO public.items SELECT g, 'u' || (g % 1000), 'item number ' || g,"
+                + " repeat(md5(g::text), 13), g % 100, timestamptz '2026-01-01 00:00:00+00' + g * interval '1 s'"
+                + " FROM generate_series(1, " + rows + ") g");
+            s.execute("VACUUM ANALYZE public.items");
+        }
+    }
+
+    /** Sync rules over the items: one bucket per owner; {@code version} only renames the bucket. */
+    public static String syncRules(int version) {
+        return String.join("\n",
+            "bucket_definitions:",
+            "  by_owner_v" + version + ":",
+            "    parameters: SELECT request.user_id() AS owner",
+            "    data:",
+            "      - SELECT * FROM items WHERE owner = bucket.owner",
+            "");
+    }
+}

@@ -1,0 +1,79 @@
+package io.tributary.bench.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one markdown table a bench run prints: a row per measurement, each with its rate next to the baseline's
+ * rate measured in the same run. Rows keep the order they were added. Not thread-safe.
+ */
+public final class ResultTable {
+
+    /** One measurement; {@code outcome} is "ok" or what went wrong (failed, timed out), never hidden. */
+    public record Row(String scenario, String configuration, long rows, double seconds, String outcome,
+                      String notes) {
+        public Row {
+            Objects.requireNonNull(scenario, "scenario");
+            Objects.requireNonNull(configuration, "configuration");
+            Objects.requireNonNull(outcome, "outcome");
+            Objects.requireNonNull(notes, "notes");
+            if (rows < 0 || seconds < 0) {
+                throw new IllegalArgumentException("rows and seconds must be >= 0: " + rows + ", " + seconds);
+            }
+        }
+
+        /** A completed measurement of {@code rows} rows in {@code seconds}. */
+        public static Row ok(String scenario, String configuration, long rows, double seconds, String notes) {
+            return new Row(scenario, configuration, rows, seconds, "ok", notes);
+        }
+
+        /** A measurement that did not complete; its rate is not reported. */
+        public static Row failed(String scenario, String configuration, long rows, double seconds,
+                                 String outcome) {
+            return new Row(scenario, configuration, rows, seconds, outcome, "");
+        }
+
+        /** Rows per second, present only for a completed measurement that took time. */
+        public Optional<Double> rate() {
+            return "ok".equals(outcome) && seconds > 0 ? Optional.of(rows / seconds) : Optional.empty();
+        }
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+    private Optional<Row> baseline = Optional.empty();
+
+    /** Adds a row. */
+    public void add(Row row) {
+        rows.add(Objects.requireNonNull(row, "row"));
+    }
+
+    /** Adds a row and makes it the baseline every ratio is computed against. */
+    public void addBaseline(Row row) {
+        add(row);
+        baseline = Optional.of(row);
+    }
+
+    /** The rows in the order they were added. */
+    public List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    /** The markdown table, one line per row after the header, ending with a newline. */
+    public String markdown() {
+        StringBuilder out = new StringBuilder();
+        out.append("| scenario | configuration | rows | seconds | rows/s | vs baseline | notes |\n");
+        out.append("| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+        Optional<Double> base = baseline.flatMap(Row::rate);
+        for (Row row : rows) {
+            String rate = row.rate().map(r -> String.format(Locale.ROOT, "%,.0f", r)).orElse(row.outcome());
+            String ratio = row.rate().flatMap(r -> base.map(b -> String.format(Locale.ROOT, "%.2fx", r / b)))
+                .orElse("-");
+            out.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.2f | %s | %s | %s |%n", row.scenario(),
+                row.configuration(), row.rows(), row.seconds(), rate, ratio, row.notes()));
+        }
+        return out.toString();
+    }
+}
