@@ -9,6 +9,7 @@ import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
 import io.tributary.postgres.PgEndpoint;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,8 +99,9 @@ public final class Bench implements Callable<Integer> {
                     postgres.jdbcUrl("source"), postgres.jdbcUrl("storage_" + name), postgres.superuser(), rulesV1, w);
                 log("scenario A, workers_per_process %d ...", w);
                 PipelineRun.Outcome outcome = PipelineRun.run(settings, Duration.ofSeconds(timeoutSeconds));
+                keepLog(started, name, outcome);
                 table.add(pipelineRow("A snapshot to checkpoint", "full pipeline, workers_per_process " + w, outcome,
-                    "launcher: " + outcome.summary().orElse("no summary")));
+                    launcherNote(outcome)));
                 if (last != null) {
                     dropSlot(source, last.name());
                 }
@@ -115,9 +117,10 @@ public final class Bench implements Callable<Integer> {
                 log("scenario C, re-replication ...");
                 PipelineRun.Outcome outcome = PipelineRun.run(replay, Duration.ofSeconds(timeoutSeconds));
                 long sourceRead = tuplesRead(source) - readBefore;
+                keepLog(started, last.name() + "_replay", outcome);
                 table.add(pipelineRow("C re-replication (replay of rows)", "new sync rules version on "
-                    + last.name() + "'s topics", outcome, "source tuples read during the run: " + sourceRead
-                    + "; launcher: " + outcome.summary().orElse("no summary")));
+                    + last.name() + "'s topics", outcome, "source tuples read: " + sourceRead
+                    + "; " + launcherNote(outcome)));
             }
             if (last != null) {
                 dropSlot(source, last.name());
@@ -143,6 +146,19 @@ public final class Bench implements Callable<Integer> {
         String what = outcome.exitCode() == -1 ? "TIMEOUT" : "FAILED (exit " + outcome.exitCode() + ")";
         log("%s %s: %s%n%s", scenario, what, configuration, outcome.output());
         return Row.failed(scenario, configuration, rows, outcome.wallSeconds(), what + ": " + outcome.tail());
+    }
+
+    private static String launcherNote(PipelineRun.Outcome outcome) {
+        return outcome.launcherSeconds().map(s -> String.format(Locale.ROOT,
+            "launcher's own clock (after start-up): %.1f s = %,.0f rows/s", s,
+            outcome.rowsSnapshotted().orElse(0L) / s))
+            .orElse("no launcher summary");
+    }
+
+    /** Keeps the launcher's output of a run next to the result file. */
+    private void keepLog(String started, String name, PipelineRun.Outcome outcome) throws IOException {
+        Files.createDirectories(outDirectory);
+        Files.writeString(outDirectory.resolve(started + "-" + name + ".log"), outcome.output());
     }
 
     private static String tableSize(PgEndpoint source) throws SQLException {
