@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
 public final class PipelineRun {
 
     /** What a run reported: exit code, wall seconds, and the launcher's own summary line if it printed one. */
-    public record Outcome(int exitCode, double wallSeconds, Optional<String> summary, String output) {
+    public record Outcome(int exitCode, long startedAtMillis, double wallSeconds, Optional<String> summary,
+                          String output) {
         private static final Pattern CAUGHT_UP = Pattern.compile("Caught up in ([0-9.]+) s: (\\d+) rows");
 
         /** The launcher's own seconds (from the start of its progress reporting), if it caught up. */
@@ -78,6 +79,7 @@ public final class PipelineRun {
         StringWriter output = new StringWriter();
         PrintWriter out = new PrintWriter(output, true);
         ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "bench-launcher"));
+        long startedAt = System.currentTimeMillis();
         long start = System.nanoTime();
         try {
             Future<Integer> exit = thread.submit(() -> Main.execute(out, out, "run", "--config", config.toString(),
@@ -95,7 +97,7 @@ public final class PipelineRun {
             double seconds = (System.nanoTime() - start) / 1e9;
             Optional<String> summary = output.toString().lines().filter(l -> l.startsWith("Caught up in"))
                 .reduce((a, b) -> b);
-            return new Outcome(code, seconds, summary, output.toString());
+            return new Outcome(code, startedAt, seconds, summary, output.toString());
         } finally {
             thread.shutdownNow();
             thread.awaitTermination(60, TimeUnit.SECONDS);
