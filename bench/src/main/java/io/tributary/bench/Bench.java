@@ -54,6 +54,16 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--skip-replay", description = "skip scenario C (re-replication)")
     private boolean skipReplay;
 
+    @Option(names = "--skip-streaming", description = "skip scenario D (streaming catch-up of a WAL backlog)")
+    private boolean skipStreaming;
+
+    @Option(names = "--hot-rows", defaultValue = "10000",
+        description = "rows of scenario D's table, each updated --hot-updates times (default ${DEFAULT-VALUE})")
+    private int hotRows;
+
+    @Option(names = "--hot-updates", defaultValue = "100", description = "(default ${DEFAULT-VALUE})")
+    private int hotUpdates;
+
     @Option(names = "--out", defaultValue = "bench-results", description = "folder of the result file")
     private Path outDirectory;
 
@@ -127,6 +137,15 @@ public final class Bench implements Callable<Integer> {
             if (last != null) {
                 dropSlot(source, last.name());
             }
+            if (!skipStreaming) {
+                try {
+                    StreamingCatchUp.run(postgres, kafka.bootstrapServers(), rulesV1, hotRows, hotUpdates,
+                        Duration.ofSeconds(timeoutSeconds), table, (name, outcome) -> keepLog(started, name, outcome));
+                } catch (Exception e) {
+                    log("scenario D failed: %s", e);
+                    table.add(Row.failed("D streaming catch-up", "set-up", 0, 0, "FAILED: " + e));
+                }
+            }
         }
         String markdown = table.markdown();
         System.out.println();
@@ -168,7 +187,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     /** Keeps the launcher's output of a run next to the result file. */
-    private void keepLog(String started, String name, PipelineRun.Outcome outcome) throws IOException {
+    void keepLog(String started, String name, PipelineRun.Outcome outcome) throws IOException {
         Files.createDirectories(outDirectory);
         Files.writeString(outDirectory.resolve(started + "-" + name + ".log"), outcome.output());
     }
@@ -205,7 +224,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     /** Drops a finished run's replication slot so its WAL is not retained for the next runs. */
-    private static void dropSlot(PgEndpoint source, String slot) {
+    static void dropSlot(PgEndpoint source, String slot) {
         try (Connection c = source.connect(); Statement s = c.createStatement()) {
             s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
                 + slot + "' AND NOT active");
@@ -214,7 +233,7 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
-    private static void log(String format, Object... args) {
+    static void log(String format, Object... args) {
         System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
     }
 }
