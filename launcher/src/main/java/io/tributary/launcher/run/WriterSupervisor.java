@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.lifecycle.GroupLifecycle;
+import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.topics.TopicNames;
@@ -24,9 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The storage role: keeps one {@link StorageWriter} running in this process for every live sync rules group,
- * stops the writers of groups that are no longer live, restarts a failed writer on the next pass, and moves
- * groups through their lifecycle ({@link GroupLifecycle}). One pass every {@code interval}.
+ * The storage role: keeps one {@link StorageWriter} running in this process for every live sync rules group
+ * (a replaying group with fewer loops than the ACTIVE one), stops the writers of groups that are no longer live,
+ * restarts a failed writer on the next pass, and moves groups through their lifecycle ({@link GroupLifecycle}).
+ * One pass every {@code interval}.
  */
 final class WriterSupervisor implements AutoCloseable {
 
@@ -42,6 +44,7 @@ final class WriterSupervisor implements AutoCloseable {
     private final MeterRegistry registry;
     private final Map<Long, StorageWriter> writers = new HashMap<>();
     private final Map<Long, WriterMeters> meters = new HashMap<>();
+    private final Map<Long, Integer> loops = new HashMap<>();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "writer-supervisor");
         thread.setDaemon(true);
@@ -80,27 +83,45 @@ final class WriterSupervisor implements AutoCloseable {
             live = SyncRulesGroups.list(connection).stream().filter(group -> group.state().isLive()).toList();
         }
         Map<Long, SyncRulesGroup> byId = live.stream().collect(Collectors.toMap(SyncRulesGroup::id, g -> g));
+        boolean anyActive = live.stream().anyMatch(group -> group.state() == GroupState.ACTIVE);
         writers.entrySet().removeIf(entry -> {
             StorageWriter writer = entry.getValue();
             boolean failed = writer.failure().isPresent() || !writer.isRunning();
-            if (!byId.containsKey(entry.getKey()) || failed) {
+            SyncRulesGroup group = byId.get(entry.getKey());
+            boolean resized = group != null && loops.getOrDefault(entry.getKey(), -1) != loopsFor(group, anyActive);
+            if (group == null || failed || resized) {
                 writer.failure().ifPresent(failure -> LOG.error("Storage writer of group {} failed; restarting it",
                     entry.getKey(), failure));
                 writer.close();
                 meters.remove(entry.getKey()).close();
+                loops.remove(entry.getKey());
                 return true;
             }
             return false;
         });
         for (SyncRulesGroup group : live) {
             if (!writers.containsKey(group.id())) {
+                int groupLoops = loopsFor(group, anyActive);
                 StorageWriter writer = StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
-                    group.id(), group.content(), batchRows, threads));
+                    group.id(), group.content(), batchRows, groupLoops));
                 writers.put(group.id(), writer);
+                loops.put(group.id(), groupLoops);
                 meters.put(group.id(), new WriterMeters(registry, group.id(), writer));
-                LOG.info("Storage writer of sync rules group {} ({}) started", group.id(), group.state());
+                LOG.info("Storage writer of sync rules group {} ({}) started with {} loops", group.id(),
+                    group.state(), groupLoops);
             }
         }
+    }
+
+    /**
+     * Work loops for a group's writer: a group replaying {@code rows} while another group serves clients gets
+     * one loop (the lower priority of DESIGN section 3: it must not starve the ACTIVE group's streaming); the
+     * ACTIVE group, or the first group while none is ACTIVE, gets {@code replication.workers_per_process}. A
+     * writer whose share changes (its group became ACTIVE) is restarted with the new count; fencing keeps that
+     * hand-over exactly-once.
+     */
+    private int loopsFor(SyncRulesGroup group, boolean anyActive) {
+        return group.state() == GroupState.PROCESSING && anyActive ? 1 : threads;
     }
 
     /** The running writers, by group id. */
@@ -114,6 +135,7 @@ final class WriterSupervisor implements AutoCloseable {
         writers.values().forEach(StorageWriter::close);
         meters.values().forEach(WriterMeters::close);
         meters.clear();
+        loops.clear();
         writers.clear();
     }
 }
