@@ -3,7 +3,6 @@ package io.tributary.launcher.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tributary.launcher.config.TributaryConfig;
-import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.inspect.BucketSnapshot;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -51,12 +50,8 @@ public final class BucketsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
-        if (settings.storage().isEmpty()) {
-            spec.commandLine().getErr().println("buckets needs storage.url (or TRIBUTARY_STORAGE_URL)");
-            return ExitCodes.BAD_INPUT;
-        }
         PrintWriter out = spec.commandLine().getOut();
-        try (Connection storage = Environment.connectOrFail("storage", settings.storage().get(), "storage.url")) {
+        try (Connection storage = ConfigOption.connectStorage(settings, "buckets")) {
             BucketSnapshot.read(storage, Optional.ofNullable(group), bucketPrefix,
                 json ? new JsonLines(out) : new Text(out));
         } catch (BucketSnapshot.NoCheckpointException e) {

@@ -1,8 +1,13 @@
 package io.tributary.launcher.cli;
 
+import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.ConfigLoader;
+import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -17,5 +22,18 @@ public final class ConfigOption {
     /** Loads and validates the configuration (throws ConfigException listing every problem). */
     public TributaryConfig load() {
         return ConfigLoader.load(Optional.ofNullable(file), System.getenv());
+    }
+
+    /**
+     * A connection to the configured storage, for commands that only inspect or change storage.
+     *
+     * @param command the command's name, for the message
+     * @throws ConfigException if no storage is configured (the embedded one only lives inside {@code run})
+     * @throws io.tributary.launcher.env.ServiceUnavailableException if it cannot be reached
+     */
+    public static Connection connectStorage(TributaryConfig settings, String command) {
+        JdbcEndpoint storage = settings.storage().orElseThrow(() -> new ConfigException(List.of(command + " needs "
+            + "storage.url (or TRIBUTARY_STORAGE_URL): the embedded storage only lives inside `tributary run`")));
+        return Environment.connectOrFail("storage", storage, "storage.url");
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.launcher.cli;
 
 import io.tributary.launcher.config.TributaryConfig;
-import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.lifecycle.Deployments;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -34,12 +33,7 @@ public final class DeployCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String text = RulesFile.read(rules);
         TributaryConfig settings = config.load();
-        if (settings.storage().isEmpty()) {
-            spec.commandLine().getErr().println("deploy needs storage.url (or TRIBUTARY_STORAGE_URL): the "
-                + "embedded storage only lives inside `tributary run`");
-            return ExitCodes.BAD_INPUT;
-        }
-        try (Connection storage = Environment.connectOrFail("storage", settings.storage().get(), "storage.url")) {
+        try (Connection storage = ConfigOption.connectStorage(settings, "deploy")) {
             SyncRulesGroup group = Deployments.deploy(storage, text);
             spec.commandLine().getOut().println("Deployed " + rules + " as sync rules group " + group.id()
                 + " (" + group.state() + ")");

@@ -46,21 +46,15 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
-        if (settings.storage().isEmpty()) {
-            spec.commandLine().getErr().println("status needs storage.url (or TRIBUTARY_STORAGE_URL)");
-            return ExitCodes.BAD_INPUT;
-        }
         TopicNames topics = Pipeline.topics(settings);
         Optional<Admin> admin = settings.kafka().bootstrapServers().map(bootstrap -> {
-            Properties properties = new Properties();
-            properties.putAll(settings.kafka().clientProperties());
-            properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            properties.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-            properties.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-            return Admin.create(properties);
+            Properties client = new Properties();
+            client.putAll(settings.kafka().clientProperties());
+            client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            return Admin.create(Environment.adminProperties(client));
         });
         Status status;
-        try (Connection storage = Environment.connectOrFail("storage", settings.storage().get(), "storage.url")) {
+        try (Connection storage = ConfigOption.connectStorage(settings, "status")) {
             status = Status.read(storage, admin, SnapshotWorkerConfig.consumerGroup(topics),
                 StreamWorkerConfig.applicationId(topics), group -> group.consumerGroup(topics.prefix()));
         } finally {

@@ -6,7 +6,6 @@ import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.Secret;
 import io.tributary.launcher.config.TributaryConfig;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,12 +118,20 @@ public final class Environment implements AutoCloseable {
         }
     }
 
-    private static void requireKafka(Properties properties, String bootstrap) {
+    /**
+     * Properties of a short-lived admin client: {@code client} with request and API timeouts bounded, so a
+     * command against an unreachable cluster fails in seconds, not minutes.
+     */
+    public static Properties adminProperties(Properties client) {
         Properties admin = new Properties();
-        admin.putAll(properties);
+        admin.putAll(client);
         admin.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis());
         admin.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis());
-        try (Admin client = Admin.create(admin)) {
+        return admin;
+    }
+
+    private static void requireKafka(Properties properties, String bootstrap) {
+        try (Admin client = Admin.create(adminProperties(properties))) {
             client.describeCluster().clusterId().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -139,11 +146,9 @@ public final class Environment implements AutoCloseable {
     /** A new connection to a configured database; the caller closes it. */
     public static Connection connect(JdbcEndpoint endpoint) throws SQLException {
         Properties properties = new Properties();
-        properties.put("user", endpoint.user());
-        properties.put("password", endpoint.password().value());
         properties.put("loginTimeout", Long.toString(REACH_TIMEOUT.toSeconds()));
         properties.put("ApplicationName", "tributary");
-        return DriverManager.getConnection(endpoint.url(), properties);
+        return endpoint.toPgEndpoint().connect(properties);
     }
 
     public String kafkaBootstrapServers() {
