@@ -28,19 +28,19 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /** Test side of convergence: what storage serves, and what the rules say it should serve. */
-final class StorageContents {
+public final class StorageContents {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A bucket as compared: its rows as a set, checksum and count. */
-    record Bucket(Set<BucketRow> rows, long checksum, long count) {
+    public record Bucket(Set<BucketRow> rows, long checksum, long count) {
     }
 
     private StorageContents() {
     }
 
     /** What a client downloads from {@code group} at its checkpoint. */
-    static Map<String, Bucket> served(Connection storage, long group) throws SQLException {
+    public static Map<String, Bucket> served(Connection storage, long group) throws SQLException {
         Map<String, Bucket> buckets = new TreeMap<>();
         List<BucketRow> rows = new ArrayList<>();
         BucketSnapshot.read(storage, Optional.of(group), "", new BucketSnapshot.Visitor() {
@@ -65,7 +65,7 @@ final class StorageContents {
     }
 
     /** The rules evaluated directly over the source tables they read. */
-    static Map<String, Bucket> expected(Connection source, String rules) throws Exception {
+    public static Map<String, Bucket> expected(Connection source, String rules) throws Exception {
         SyncRules parsed = SyncRules.parse(rules);
         SourceCatalog catalog = new SourceCatalog(source);
         Map<String, TableId> tables = new LinkedHashMap<>();
