@@ -1,0 +1,15 @@
+/**
+ * The checkers of a chaos run, each returning {@link io.tributary.chaos.check.Mismatch}es (key, expected, actual):
+ * <ul>
+ *   <li>{@link io.tributary.chaos.check.BucketCheck}: a group's bucket contents at its checkpoint equal the
+ *       reference evaluation of its rules over the source tables, rows and checksums (invariant 1);</li>
+ *   <li>{@link io.tributary.chaos.check.RowsTopicCheck}: the compacted {@code rows} topic (last value per key,
+ *       tombstones removed) equals the source tables in canonical encoding (invariants 1 and 5);</li>
+ *   <li>{@link io.tributary.chaos.check.CheckpointAuditor}: every checkpoint published during the run shows the
+ *       accounts' constant total, and no op at or below a checkpoint appears after it was published
+ *       (invariants 2 and 3);</li>
+ *   <li>{@link io.tributary.chaos.check.Quiescence}: after the workload stops, the checkpoint reaches the source's
+ *       WAL position (invariant 6).</li>
+ * </ul>
+ */
+package io.tributary.chaos.check;

@@ -1,0 +1,210 @@
+package io.tributary.chaos.services;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A one-node Kafka cluster (KRaft, combined broker and controller) in its own JVM, running {@code kafka.Kafka}
+ * from the {@code kafka_2.13} jar on this JVM's class path, that can be stopped ({@code SIGTERM}, a controlled
+ * shutdown), killed ({@code SIGKILL}) and started again on the same ports with its logs kept. Clients keep their
+ * {@link #bootstrapServers()}: the advertised listener never changes.
+ *
+ * <p>Lifecycle: {@link #create(Path)} formats the storage and starts the broker; then {@link #stop()},
+ * {@link #kill()} and {@link #start()} in any order ({@code start} of a running broker is an error).
+ * {@link #close()} kills it and keeps the directory (the caller owns it). Thread-safe (methods are synchronized).
+ */
+public final class RestartableKafka implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RestartableKafka.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    private static final List<String> JVM_OPTIONS = List.of("-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
+        "-Djava.awt.headless=true");
+    /** As embedded's EmbeddedKafka: settings a one-node cluster needs, or groups and transactions hang. */
+    private static final Map<String, String> ONE_NODE_SETTINGS = Map.ofEntries(
+        Map.entry("offsets.topic.replication.factor", "1"),
+        Map.entry("offsets.topic.num.partitions", "4"),
+        Map.entry("transaction.state.log.replication.factor", "1"),
+        Map.entry("transaction.state.log.min.isr", "1"),
+        Map.entry("transaction.state.log.num.partitions", "4"),
+        Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+        Map.entry("share.coordinator.state.topic.min.isr", "1"),
+        Map.entry("group.initial.rebalance.delay.ms", "0"),
+        Map.entry("auto.create.topics.enable", "false"),
+        Map.entry("log.cleaner.backoff.ms", "1000"));
+
+    private final Path directory;
+    private final Path config;
+    private final Path log;
+    private final int brokerPort;
+    private Optional<ServerProcess> process = Optional.empty();
+
+    private RestartableKafka(Path directory, int brokerPort) {
+        this.directory = directory;
+        this.config = directory.resolve("server.properties");
+        this.log = directory.resolve("kafka.log");
+        this.brokerPort = brokerPort;
+    }
+
+    /**
+     * Creates a broker whose configuration, logs and output live in {@code directory} (created if needed), on
+     * free loopback ports, formats its storage and starts it.
+     *
+     * @throws ServiceException if it does not start and answer within 90 s
+     */
+    public static RestartableKafka create(Path directory) {
+        Objects.requireNonNull(directory, "directory");
+        int brokerPort = Ports.free();
+        int controllerPort = Ports.free();
+        while (controllerPort == brokerPort) {
+            controllerPort = Ports.free();
+        }
+        RestartableKafka kafka = new RestartableKafka(directory.toAbsolutePath(), brokerPort);
+        kafka.writeConfig(controllerPort);
+        ServerProcess.run("kafka-format", kafka.javaCommand("kafka.tools.StorageTool", "format", "-t",
+            Uuid.randomUuid().toString(), "-c", kafka.config.toString()), kafka.log, Duration.ofSeconds(60));
+        kafka.start();
+        return kafka;
+    }
+
+    /** {@code bootstrap.servers} for clients: {@code 127.0.0.1:<port>}, the same across restarts. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    /**
+     * Starts the broker and waits until it answers a metadata request (its logs are recovered by then).
+     *
+     * @throws IllegalStateException if it runs
+     * @throws ServiceException      if it does not answer within 90 s (its process is killed then)
+     */
+    public synchronized void start() {
+        if (isRunning()) {
+            throw new IllegalStateException("Kafka at " + bootstrapServers() + " is running");
+        }
+        long started = System.nanoTime();
+        ServerProcess broker = ServerProcess.start("kafka", javaCommand("kafka.Kafka", config.toString()), log);
+        process = Optional.of(broker);
+        try {
+            Await.until("Kafka at " + bootstrapServers() + " ready", READY_TIMEOUT, this::answers,
+                () -> !broker.isAlive());
+        } catch (ServiceException e) {
+            broker.kill();
+            throw new ServiceException(e.getMessage() + "; log tail:\n" + broker.logTail(30), e);
+        }
+        LOG.info("Kafka at {} ready in {} ms ({})", bootstrapServers(), (System.nanoTime() - started) / 1_000_000,
+            broker);
+    }
+
+    /**
+     * Stops the broker gracefully ({@code SIGTERM}: controlled shutdown, logs flushed) and waits until it is gone;
+     * kills it if it takes longer than 60 s. No-op if it is not running.
+     */
+    public synchronized void stop() {
+        process.ifPresent(broker -> {
+            broker.terminate();
+            if (!broker.awaitExit(STOP_TIMEOUT)) {
+                LOG.warn("Kafka at {} did not stop within {}: killing it", bootstrapServers(), STOP_TIMEOUT);
+                broker.kill();
+            }
+        });
+        process = Optional.empty();
+    }
+
+    /** {@code kill -9} of the broker; returns once it is gone. No-op if it is not running. */
+    public synchronized void kill() {
+        process.ifPresent(ServerProcess::kill);
+        process = Optional.empty();
+    }
+
+    /** Whether the broker's process is alive (it may not answer yet or any more). */
+    public synchronized boolean isRunning() {
+        return process.map(ServerProcess::isAlive).orElse(false);
+    }
+
+    /** The broker's output, of every incarnation. */
+    public Path log() {
+        return log;
+    }
+
+    /** Kills the broker; the directory is kept. */
+    @Override
+    public void close() {
+        kill();
+    }
+
+    @Override
+    public String toString() {
+        return "RestartableKafka[" + bootstrapServers() + ", " + directory + "]";
+    }
+
+    private boolean answers() {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+        try (Admin admin = Admin.create(props)) {
+            return !admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty()
+                && admin.listTopics().names().get(3, TimeUnit.SECONDS) != null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    private void writeConfig(int controllerPort) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("process.roles", "broker,controller");
+        settings.put("node.id", "1");
+        settings.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        settings.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        settings.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        settings.put("controller.listener.names", "CONTROLLER");
+        settings.put("inter.broker.listener.name", "PLAINTEXT");
+        settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        settings.put("log.dirs", directory.resolve("logs").toString());
+        settings.put("num.partitions", "1");
+        settings.putAll(ONE_NODE_SETTINGS);
+        StringBuilder text = new StringBuilder();
+        settings.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        try {
+            Files.createDirectories(directory);
+            Files.writeString(config, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + config, e);
+        }
+    }
+
+    private List<String> javaCommand(String mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        return command;
+    }
+}
