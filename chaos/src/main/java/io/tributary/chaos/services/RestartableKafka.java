@@ -2,6 +2,8 @@ package io.tributary.chaos.services;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,8 +40,9 @@ public final class RestartableKafka implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RestartableKafka.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    /** Small heap and C1 only: a restart is mostly JVM start-up on a busy small machine. */
     private static final List<String> JVM_OPTIONS = List.of("-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
-        "-Djava.awt.headless=true");
+        "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true");
     /** As embedded's EmbeddedKafka: settings a one-node cluster needs, or groups and transactions hang. */
     private static final Map<String, String> ONE_NODE_SETTINGS = Map.ofEntries(
         Map.entry("offsets.topic.replication.factor", "1"),
@@ -52,6 +55,22 @@ public final class RestartableKafka implements AutoCloseable {
         Map.entry("group.initial.rebalance.delay.ms", "0"),
         Map.entry("auto.create.topics.enable", "false"),
         Map.entry("log.cleaner.backoff.ms", "1000"));
+    /** A restarted node re-registers under a new incarnation only once the old one's session expired. */
+    private static final Map<String, String> FAST_RESTART_SETTINGS = Map.of(
+        "broker.session.timeout.ms", "2000",
+        "broker.heartbeat.interval.ms", "500");
+    private static final String LOGBACK = """
+        <configuration>
+          <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+            <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+          </appender>
+          <logger name="kafka" level="INFO"/>
+          <logger name="org.apache.kafka" level="INFO"/>
+          <logger name="org.apache.kafka.clients" level="WARN"/>
+          <logger name="org.apache.kafka.common.config" level="WARN"/>
+          <root level="WARN"><appender-ref ref="OUT"/></root>
+        </configuration>
+        """;
 
     private final Path directory;
     private final Path config;
@@ -159,6 +178,9 @@ public final class RestartableKafka implements AutoCloseable {
     }
 
     private boolean answers() {
+        if (!listens()) {
+            return false;
+        }
         Properties props = new Properties();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
@@ -170,6 +192,15 @@ public final class RestartableKafka implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    private boolean listens() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", brokerPort), 1_000);
+            return true;
+        } catch (IOException e) {
             return false;
         }
     }
@@ -187,11 +218,13 @@ public final class RestartableKafka implements AutoCloseable {
         settings.put("log.dirs", directory.resolve("logs").toString());
         settings.put("num.partitions", "1");
         settings.putAll(ONE_NODE_SETTINGS);
+        settings.putAll(FAST_RESTART_SETTINGS);
         StringBuilder text = new StringBuilder();
         settings.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
         try {
             Files.createDirectories(directory);
             Files.writeString(config, text, StandardCharsets.UTF_8);
+            Files.writeString(directory.resolve("logback.xml"), LOGBACK, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + config, e);
         }
@@ -201,6 +234,7 @@ public final class RestartableKafka implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_OPTIONS);
+        command.add("-Dlogback.configurationFile=" + directory.resolve("logback.xml"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
