@@ -53,6 +53,24 @@ class CheckpointGatingIT {
         }
     }
 
+    @Test
+    void aTableWhoseSnapshotFailedHoldsNoCheckpoint(TestServices services) throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.create(services, 2, rules);
+             StorageWriter writer = h.start(100, 1)) {
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority,"
+                + " error) VALUES ('public', 'todos', 'w1', 'FAILED', 'ACTIVE_SNAPSHOT', 'no primary key')");
+
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false,\"v\":1}");
+            Barrier barrier = h.log.barrier();
+            h.log.flush();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(barrier.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
     private static void awaitSealed(WriterHarness h, long epoch) {
         h.log.flush();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->

@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * {@value Checkpoints#CHANNEL}. Any number of checkpointers may run for one group: updates are monotonic, so
  * concurrent ones are harmless. Then prunes seals below the published epoch.
  *
+ * <p>A table whose newest snapshot window FAILED (no key, unsupported column, oversized row: an operator must fix
+ * it, and a fixed table gets a new window) holds nothing: it can never become ready, and holding would stop the
+ * group's every other table. {@code tributary status} shows the failure.
+ *
  * <p>Not thread-safe: one per thread; the connection (auto-commit off) is the caller's.
  */
 public final class Checkpointer {
@@ -34,8 +38,9 @@ public final class Checkpointer {
     private static final String STATE = "SELECT state FROM tributary.sync_rules WHERE group_id = ?";
     private static final String SEALS = "SELECT partition, epoch, lsn::text, max_op_id FROM tributary.sealed_epochs"
         + " WHERE group_id = ? AND epoch > ?";
-    private static final String TABLES = "SELECT DISTINCT ON (table_schema, table_name) table_schema, table_name,"
-        + " window_id FROM tributary.source_tables ORDER BY table_schema, table_name, started_at DESC, window_id DESC";
+    private static final String TABLES = "SELECT table_schema, table_name, window_id FROM (SELECT DISTINCT ON"
+        + " (table_schema, table_name) table_schema, table_name, window_id, state FROM tributary.source_tables"
+        + " ORDER BY table_schema, table_name, started_at DESC, window_id DESC) newest WHERE state <> 'FAILED'";
     private static final String READINESS = "SELECT partition, table_schema, table_name, window_id,"
         + " high_watermark::text, ready_after_epoch FROM tributary.table_readiness WHERE group_id = ?";
     private static final String PUBLISH = "UPDATE tributary.sync_rules SET checkpoint_op_id = ?,"
