@@ -1,0 +1,74 @@
+package io.tributary.launcher.badinput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.launcher.badinput.BadInputPipeline.Result;
+import io.tributary.launcher.env.SampleDataset;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import java.nio.file.Path;
+import java.sql.Connection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sync rules that read a table the pipeline cannot replicate as it is: the table's snapshot fails with an error
+ * that names it and the fix ({@code tributary status} shows it), and every other table still converges with
+ * checkpoints that cover the source.
+ */
+@RealServices
+class UnreplicableTablesIT {
+
+    private static final SampleDataset DATA = new SampleDataset(10, 40, 300);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTableWithoutPrimaryKeyFailsNamingTheFixWhileTheOtherTablesConverge(TestServices services)
+        throws Exception {
+        BadInputPipeline pipeline = deployed(services, "CREATE TABLE public.audit_log (at timestamptz, note text)",
+            "INSERT INTO public.audit_log SELECT now(), 'n' || i FROM generate_series(1, 20) i",
+            "audit_log");
+
+        Result run = pipeline.runUntilCaughtUp();
+
+        assertThat(run.code()).as(run.out()).isZero();
+        pipeline.assertServes(pipeline.expected(SampleDataset.syncRules()));
+        assertThat(pipeline.status().out())
+            .contains("\"public\".\"audit_log\" FAILED")
+            .contains("has no primary key")
+            .contains("ALTER TABLE \"public\".\"audit_log\" ADD PRIMARY KEY");
+    }
+
+    @Test
+    void aColumnOfUnsupportedTypeFailsNamingTheColumnWhileTheOtherTablesConverge(TestServices services)
+        throws Exception {
+        BadInputPipeline pipeline = deployed(services,
+            "CREATE TABLE public.bookings (id int PRIMARY KEY, during tstzrange)",
+            "INSERT INTO public.bookings SELECT i, tstzrange(now(), now() + interval '1 hour')"
+                + " FROM generate_series(1, 20) i",
+            "bookings");
+
+        Result run = pipeline.runUntilCaughtUp();
+
+        assertThat(run.code()).as(run.out()).isZero();
+        pipeline.assertServes(pipeline.expected(SampleDataset.syncRules()));
+        assertThat(pipeline.status().out())
+            .contains("\"public\".\"bookings\" FAILED")
+            .contains("Column \"during\" of source table \"public\".\"bookings\" has type tstzrange")
+            .contains("Change the column's type, or leave the table out of the sync rules");
+    }
+
+    /** The sample plus {@code table} made by {@code ddl} and {@code insert}, with rules that also read it. */
+    private BadInputPipeline deployed(TestServices services, String ddl, String insert, String table)
+        throws Exception {
+        String rules = SampleDataset.syncRules() + "  broken:\n    data:\n      - SELECT * FROM " + table + "\n";
+        BadInputPipeline pipeline = BadInputPipeline.create(services, dir, rules);
+        try (Connection c = pipeline.source.connect()) {
+            DATA.load(c);
+        }
+        pipeline.source.execute(ddl, insert);
+        return pipeline;
+    }
+}
