@@ -1,14 +1,23 @@
 package io.tributary.bench;
 
+import io.tributary.bench.classic.BloatedTable;
+import io.tributary.bench.classic.Linearity;
+import io.tributary.bench.classic.StreamingCatchUp;
+import io.tributary.bench.debezium.DebeziumSnapshot;
+import io.tributary.bench.memory.MemoryProbe;
+import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.Baselines;
 import io.tributary.bench.pipeline.Dataset;
 import io.tributary.bench.pipeline.PipelineRun;
+import io.tributary.bench.pipeline.Replay;
 import io.tributary.bench.pipeline.ResultTable;
-import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.bench.pipeline.SnapshotSeries;
+import io.tributary.bench.remote.RemoteSource;
+import io.tributary.bench.streaming.SustainedStreaming;
+import io.tributary.bench.tenants.MultiTenant;
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
 import io.tributary.postgres.PgEndpoint;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,184 +32,209 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.Callable;
-import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The benchmark harness: sets up its own data on an embedded Kafka broker and one embedded Postgres (a source
- * database and one storage database per pipeline run), measures the baselines and the full pipeline on the same
+ * The benchmark harness: sets up its own data on an embedded Kafka broker and one embedded Postgres (source
+ * databases and one storage database per pipeline run), measures the baselines and the full pipeline on the same
  * data in the same run, prints one markdown table and writes it to {@code bench-results/<timestamp>.md}.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Snapshot, baseline and re-replication throughput of the whole pipeline, in one table.")
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Snapshot, baseline, re-replication and streaming figures of the whole pipeline, in one table.")
 public final class Bench implements Callable<Integer> {
 
     @Option(names = "--rows", defaultValue = "200000",
-        description = "rows of the ~500 B-row table (default ${DEFAULT-VALUE})")
+        description = "rows of the ~500 B-row table of B, A, C, R and DBZ; total rows of M (default ${DEFAULT-VALUE})")
     private long rows;
 
     @Option(names = "--workers", split = ",", defaultValue = "1,2,4",
-        description = "replication.workers_per_process values for scenario A (default ${DEFAULT-VALUE})")
+        description = "replication.workers_per_process values of A, R and M (default ${DEFAULT-VALUE})")
     private List<Integer> workers;
+
+    @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
+        description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay,"
+            + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming")
+    private List<String> only = List.of();
+
+    @Option(names = "--repeat", defaultValue = "1",
+        description = "runs per configuration; the row reports the median (default ${DEFAULT-VALUE})")
+    private int repeat;
 
     @Option(names = "--timeout-seconds", defaultValue = "600",
         description = "per pipeline run (default ${DEFAULT-VALUE})")
     private long timeoutSeconds;
 
-    @Option(names = "--skip-replay", description = "skip scenario C (re-replication)")
+    @Option(names = "--skip-replay", description = "skip re-replication (C and E2)")
     private boolean skipReplay;
 
-    @Option(names = "--skip-streaming", description = "skip scenario D (streaming catch-up of a WAL backlog)")
+    @Option(names = "--skip-streaming", description = "skip D (streaming catch-up) and S (sustained streaming, lag)")
     private boolean skipStreaming;
 
     @Option(names = "--hot-rows", defaultValue = "10000",
-        description = "rows of scenario D's table, each updated --hot-updates times (default ${DEFAULT-VALUE})")
+        description = "rows of the classic dataset (D, E, S), each updated --hot-updates times"
+            + " (default ${DEFAULT-VALUE})")
     private int hotRows;
 
     @Option(names = "--hot-updates", defaultValue = "100", description = "(default ${DEFAULT-VALUE})")
     private int hotUpdates;
+
+    @Option(names = "--linearity-rows", split = ",", defaultValue = "10000,100000,1000000",
+        description = "table sizes of L (default ${DEFAULT-VALUE})")
+    private List<Long> linearityRows;
+
+    @Option(names = "--tenants", defaultValue = "200", description = "schemas of M (default ${DEFAULT-VALUE})")
+    private int tenants;
+
+    @Option(names = "--tenant-tables", defaultValue = "5", description = "tables per schema (default ${DEFAULT-VALUE})")
+    private int tenantTables;
+
+    @Option(names = "--latency-ms", defaultValue = "2",
+        description = "one-way latency R's proxy adds per forwarded chunk (default ${DEFAULT-VALUE})")
+    private long latencyMillis;
+
+    @Option(names = "--debezium-threads", split = ",", defaultValue = "1,4",
+        description = "snapshot.max.threads values of DBZ (default ${DEFAULT-VALUE})")
+    private List<Integer> debeziumThreads;
+
+    @Option(names = "--lag-rate", defaultValue = "5000", description = "changes/s of S2 (default ${DEFAULT-VALUE})")
+    private int lagRate;
+
+    @Option(names = "--lag-seconds", defaultValue = "20", description = "duration of S2 (default ${DEFAULT-VALUE})")
+    private int lagSeconds;
+
+    @Option(names = "--lag-transaction-rows", defaultValue = "25",
+        description = "rows per transaction of S2 (default ${DEFAULT-VALUE})")
+    private int lagTransactionRows;
 
     @Option(names = "--out", defaultValue = "bench-results", description = "folder of the result file")
     private Path outDirectory;
 
     public static void main(String[] args) {
         TimeZone.setDefault(TimeZone.getTimeZone("UTC"));
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "io/tributary/bench/logback-bench.xml");
+        }
         System.exit(new CommandLine(new Bench()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        Set<Scenario> selected = Scenario.select(only, skipReplay, skipStreaming);
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        String loadBefore = loadAverage();
         ResultTable table = new ResultTable();
         Path work = Files.createTempDirectory("tributary-bench");
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-            postgres.createDatabase("source");
-            PgEndpoint source = new PgEndpoint(postgres.jdbcUrl("source"), postgres.superuser(), "");
-            long loadStart = System.nanoTime();
-            try (Connection c = source.connect()) {
-                Dataset.load(c, rows);
-            }
-            log("loaded %,d rows (%s) in %.1f s", rows, tableSize(source), (System.nanoTime() - loadStart) / 1e9);
-            Baselines.copyOut(source);
-
-            Baselines.Measured keyset = Baselines.keysetRead(source);
-            table.addBaseline(Row.ok("B1 sequential snapshot", "1 connection, keyset chunks of 20k, columns as text",
-                keyset.rows(), keyset.seconds(), "baseline: the field's default"));
-            Baselines.Measured out = Baselines.copyOut(source);
-            table.add(Row.ok("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection", out.rows(),
-                out.seconds(), ""));
-            postgres.createDatabase("ceiling");
-            Baselines.Measured in = Baselines.copyIntoBucketData(
-                new PgEndpoint(postgres.jdbcUrl("ceiling"), postgres.superuser(), ""), rows);
-            table.add(Row.ok("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction", in.rows(),
-                in.seconds(), ""));
-            log("baselines done");
-
-            Path rulesV1 = work.resolve("rules-v1.yaml");
-            Files.writeString(rulesV1, Dataset.syncRules(1));
-            PipelineRun.Settings last = null;
-            for (int w : workers) {
-                String name = "bench_a_w" + w;
-                postgres.createDatabase("storage_" + name);
-                PipelineRun.Settings settings = new PipelineRun.Settings(name, kafka.bootstrapServers(),
-                    postgres.jdbcUrl("source"), postgres.jdbcUrl("storage_" + name), postgres.superuser(), rulesV1, w);
-                log("scenario A, workers_per_process %d ...", w);
-                PipelineRun.Outcome outcome = PipelineRun.run(settings, Duration.ofSeconds(timeoutSeconds));
-                keepLog(started, name, outcome);
-                table.add(pipelineRow("A snapshot to first checkpoint", "full pipeline, workers_per_process " + w,
-                    outcome, settings));
-                if (last != null) {
-                    dropSlot(source, last.name());
-                }
-                last = settings;
-            }
-
-            if (!skipReplay && last != null) {
-                Path rulesV2 = work.resolve("rules-v2.yaml");
-                Files.writeString(rulesV2, Dataset.syncRules(2));
-                PipelineRun.Settings replay = new PipelineRun.Settings(last.name(), last.kafka(), last.sourceUrl(),
-                    last.storageUrl(), last.user(), rulesV2, last.workersPerProcess());
-                long readBefore = tuplesRead(source);
-                log("scenario C, re-replication ...");
-                PipelineRun.Outcome outcome = PipelineRun.run(replay, Duration.ofSeconds(timeoutSeconds));
-                long sourceRead = tuplesRead(source) - readBefore;
-                keepLog(started, last.name() + "_replay", outcome);
-                Row row = pipelineRow("C re-replication to ACTIVE", "new sync rules version, replay of "
-                    + last.name() + ".rows", outcome, replay);
-                table.add(new Row(row.scenario(), row.configuration(), row.rows(), row.seconds(), row.outcome(),
-                    "source tuples read: " + sourceRead + "; " + row.notes()));
-            }
-            if (last != null) {
-                dropSlot(source, last.name());
-            }
-            if (!skipStreaming) {
-                try {
-                    StreamingCatchUp.run(postgres, kafka.bootstrapServers(), rulesV1, hotRows, hotUpdates,
-                        Duration.ofSeconds(timeoutSeconds), table, (name, outcome) -> keepLog(started, name, outcome));
-                } catch (Exception e) {
-                    log("scenario D failed: %s", e);
-                    table.add(Row.failed("D streaming catch-up", "set-up", 0, 0, "FAILED: " + e));
-                }
-            }
+        boolean jvmPeakResettable;
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres postgres = EmbeddedPostgres.start();
+             MemoryProbe memory = MemoryProbe.start(postmasterPid(postgres))) {
+            jvmPeakResettable = memory.jvmPeakResettable();
+            BenchContext ctx = new BenchContext(kafka.bootstrapServers(), postgres, work, outDirectory, started,
+                Duration.ofSeconds(timeoutSeconds), repeat, table, memory);
+            run(ctx, selected);
         }
         String markdown = table.markdown();
         System.out.println();
         System.out.print(markdown);
         Files.createDirectories(outDirectory);
         Path file = outDirectory.resolve(started + ".md");
-        Files.writeString(file, String.format(Locale.ROOT, "# Bench %s%n%n%d cores, %,d MB max heap, rows=%d,"
-                + " workers=%s; embedded Kafka and Postgres on the same machine%n%n%s", started,
-            Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, rows, workers,
-            markdown), StandardCharsets.UTF_8);
-        log("written to %s", file);
+        Files.writeString(file, String.format(Locale.ROOT, "# Bench %s%n%n%d cores, %,d MB max heap; embedded Kafka"
+                + " and Postgres on the same machine; load average %s before, %s after%n%n"
+                + "Scenarios %s; rows=%d, workers=%s, repeat=%d%s%n%n%s", started,
+            Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, loadBefore,
+            loadAverage(), selected, rows, workers, repeat,
+            jvmPeakResettable ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)", markdown),
+            StandardCharsets.UTF_8);
+        BenchContext.log("written to %s", file);
         return 0;
     }
 
-    /**
-     * The row of a pipeline run: seconds from the launcher call to the newest group's ACTIVE transition (its first
-     * complete checkpoint, as storage recorded it), with the time to caught-up and the launcher's own figure in
-     * the notes.
-     */
-    private Row pipelineRow(String scenario, String configuration, PipelineRun.Outcome outcome,
-                            PipelineRun.Settings settings) throws SQLException {
-        Optional<Long> activeAt = activeAtMillis(settings.storageUrl(), settings.user());
-        if (outcome.exitCode() == 0 && outcome.summary().isPresent() && activeAt.isPresent()) {
-            double seconds = (activeAt.get() - outcome.startedAtMillis()) / 1000.0;
-            return Row.ok(scenario, configuration, rows, seconds, String.format(Locale.ROOT,
-                "caught up (checkpoint past the WAL end) at %.1f s; %s", outcome.wallSeconds(),
-                launcherNote(outcome)));
-        }
-        String what = outcome.exitCode() == -1 ? "TIMEOUT" : "FAILED (exit " + outcome.exitCode() + ")";
-        log("%s %s: %s%n%s", scenario, what, configuration, outcome.output());
-        return Row.failed(scenario, configuration, rows, outcome.wallSeconds(), what + ": " + outcome.tail());
-    }
-
-    private static String launcherNote(PipelineRun.Outcome outcome) {
-        return outcome.launcherSeconds().map(s -> String.format(Locale.ROOT,
-            "launcher's own clock (after start-up): %.1f s = %,.0f rows/s", s,
-            outcome.rowsSnapshotted().orElse(0L) / s))
-            .orElse("no launcher summary");
-    }
-
-    /** Keeps the launcher's output of a run next to the result file. */
-    void keepLog(String started, String name, PipelineRun.Outcome outcome) throws IOException {
-        Files.createDirectories(outDirectory);
-        Files.writeString(outDirectory.resolve(started + "-" + name + ".log"), outcome.output());
-    }
-
-    /** When the newest sync rules group became ACTIVE, in epoch milliseconds of the (local) storage server. */
-    private static Optional<Long> activeAtMillis(String storageUrl, String user) throws SQLException {
-        try (Connection c = new PgEndpoint(storageUrl, user, "").connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT state, (extract(epoch FROM state_changed_at) * 1000)::bigint"
-                 + " FROM tributary.sync_rules ORDER BY group_id DESC LIMIT 1")) {
-            if (rs.next() && "ACTIVE".equals(rs.getString(1))) {
-                return Optional.of(rs.getLong(2));
+    private void run(BenchContext ctx, Set<Scenario> selected) throws Exception {
+        Path rulesV1 = ctx.rulesFile("rules-v1", Dataset.syncRules(1));
+        PgEndpoint source = ctx.database("source");
+        if (selected.stream().anyMatch(s -> s.compareTo(Scenario.REMOTE) <= 0)) {
+            long loadStart = System.nanoTime();
+            try (Connection c = source.connect()) {
+                Dataset.load(c, rows);
             }
-            return Optional.empty();
+            BenchContext.log("loaded %,d rows (%s) in %.1f s", rows, tableSize(source),
+                (System.nanoTime() - loadStart) / 1e9);
+        }
+        if (selected.contains(Scenario.BASELINES)) {
+            Baselines.record(ctx, source, rows);
+        }
+        if (selected.contains(Scenario.SNAPSHOT)) {
+            Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "A snapshot to first checkpoint",
+                "full pipeline", "bench_a", new SnapshotSeries.Source(source.jdbcUrl(), source, rulesV1, rows),
+                workers);
+            if (selected.contains(Scenario.REPLAY) && last.isPresent()) {
+                Replay.run(ctx, "C re-replication to ACTIVE", last.get(), source, rows, Dataset::syncRules,
+                    "relid = '" + Dataset.TABLE + "'::regclass");
+            }
+            last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
+        }
+        if (selected.contains(Scenario.DEBEZIUM)) {
+            debeziumSnapshots(ctx, "items", "items", new DebeziumSnapshot.Target(source, "public\\.items", rows));
+        }
+        if (selected.contains(Scenario.REMOTE)) {
+            RemoteSource.run(ctx, source, rulesV1, rows, workers, Duration.ofMillis(latencyMillis));
+        }
+        if (selected.contains(Scenario.TENANTS)) {
+            MultiTenant.Shape shape = new MultiTenant.Shape(tenants, tenantTables, rows);
+            MultiTenant.run(ctx, shape, workers);
+            if (selected.contains(Scenario.DEBEZIUM)) {
+                debeziumSnapshots(ctx, "tenants", tenants + " x " + tenantTables + " tenant tables",
+                    new DebeziumSnapshot.Target(ctx.database("tenants"), MultiTenant.includeList(), shape.rows()));
+            }
+        }
+        if (selected.contains(Scenario.BLOATED)) {
+            BloatedTable.run(ctx, rulesV1, hotRows, hotUpdates, !skipReplay);
+        }
+        if (selected.contains(Scenario.LINEARITY)) {
+            Linearity.run(ctx, rulesV1, linearityRows);
+        }
+        if (selected.contains(Scenario.CATCH_UP)) {
+            StreamingCatchUp.run(ctx, rulesV1, hotRows, hotUpdates);
+        }
+        if (selected.contains(Scenario.STREAMING)) {
+            SustainedStreaming.run(ctx, rulesV1, new SustainedStreaming.Settings(hotRows, hotUpdates, lagRate,
+                Duration.ofSeconds(lagSeconds), lagTransactionRows), repeat);
+        }
+    }
+
+    private void debeziumSnapshots(BenchContext ctx, String key, String what, DebeziumSnapshot.Target target) {
+        String scenario = "B4 Debezium initial snapshot into Kafka";
+        for (int threads : debeziumThreads) {
+            String configuration = "snapshot.mode=initial, snapshot.max.threads " + threads + ", " + what
+                + ", JsonConverter without schemas";
+            ctx.record(scenario, configuration, attempt -> {
+                BenchContext.log("%s: %s ...", scenario, configuration);
+                String name = "bench_dbz_" + key + "_t" + threads
+                    + (attempt == 0 ? "" : "_r" + attempt);
+                return DebeziumSnapshot.run(scenario, configuration, name, target, threads, ctx.kafka(),
+                    ctx.timeout());
+            });
+        }
+    }
+
+    private static long postmasterPid(EmbeddedPostgres postgres) throws SQLException {
+        try (Connection c = new PgEndpoint(postgres.jdbcUrl("postgres"), postgres.superuser(), "").connect();
+             Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return MemoryProbe.parentOf(rs.getLong(1));
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException e) {
+            return "unknown";
         }
     }
 
@@ -210,30 +244,5 @@ public final class Bench implements Callable<Integer> {
             rs.next();
             return rs.getString(1);
         }
-    }
-
-    /** Heap tuples read from the items table so far (sequential and index fetches), as the statistics show. */
-    private static long tuplesRead(PgEndpoint source) throws SQLException {
-        LockSupport.parkNanos(Duration.ofMillis(1500).toNanos());
-        try (Connection c = source.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)"
-                 + " FROM pg_stat_user_tables WHERE relid = '" + Dataset.TABLE + "'::regclass")) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    /** Drops a finished run's replication slot so its WAL is not retained for the next runs. */
-    static void dropSlot(PgEndpoint source, String slot) {
-        try (Connection c = source.connect(); Statement s = c.createStatement()) {
-            s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
-                + slot + "' AND NOT active");
-        } catch (SQLException e) {
-            log("could not drop slot %s: %s", slot, e.getMessage());
-        }
-    }
-
-    static void log(String format, Object... args) {
-        System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
     }
 }

@@ -36,6 +36,27 @@ public final class Baselines {
     }
 
     /**
+     * Measures B1 (the baseline of every ratio), B2 and B3 on {@code source}'s {@code items} table; B3 writes into
+     * a fresh database {@code ceiling[_r<attempt>]}.
+     */
+    public static void record(BenchContext ctx, PgEndpoint source, long rows) throws Exception {
+        copyOut(source);
+        ctx.recordBaseline("B1 sequential snapshot", "1 connection, keyset chunks of 20k, columns as text",
+            attempt -> ok("B1 sequential snapshot", "1 connection, keyset chunks of 20k, columns as text",
+                keysetRead(source), "baseline: the field's default"));
+        ctx.record("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection",
+            attempt -> ok("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection", copyOut(source), ""));
+        ctx.record("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
+            attempt -> ok("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
+                copyIntoBucketData(ctx.database("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows), ""));
+    }
+
+    /** The row of a measurement. */
+    public static ResultTable.Row ok(String scenario, String configuration, Measured measured, String notes) {
+        return ResultTable.Row.ok(scenario, configuration, measured.rows(), measured.seconds(), notes);
+    }
+
+    /**
      * One connection reading the whole table in keyset chunks of 20,000 rows ({@code WHERE id > last ORDER BY id
      * LIMIT}), every column fetched as text and dropped: the field's default sequential snapshot.
      */

@@ -30,6 +30,22 @@ public final class Dataset {
         }
     }
 
+    /**
+     * Commits {@code updates} rounds of {@code n = n + 1} over every row of {@code public.items} (ids 1 to
+     * {@code rows}), {@code transactionRows} rows per transaction: {@code rows x updates} WAL changes.
+     */
+    public static void update(Connection source, long rows, int updates, int transactionRows) throws SQLException {
+        source.setAutoCommit(true);
+        try (Statement s = source.createStatement()) {
+            for (int round = 0; round < updates; round++) {
+                for (long first = 1; first <= rows; first += transactionRows) {
+                    s.executeUpdate("UPDATE public.items SET n = n + 1 WHERE id BETWEEN " + first + " AND "
+                        + (first + transactionRows - 1));
+                }
+            }
+        }
+    }
+
     /** Sync rules over the items: one bucket per owner; {@code version} only renames the bucket. */
     public static String syncRules(int version) {
         return String.join("\n",

@@ -57,6 +57,83 @@ public final class PipelineRun {
 
     /** Writes the config file next to the rules file and runs the launcher until caught up or {@code timeout}. */
     public static Outcome run(Settings settings, Duration timeout) throws IOException, InterruptedException {
+        try (Running running = new Running(writeConfig(settings), true)) {
+            return running.await(timeout);
+        }
+    }
+
+    /**
+     * Starts the launcher without {@code --until-caught-up}: it replicates until {@link Running#stop()}
+     * interrupts it.
+     */
+    public static Running start(Settings settings) throws IOException {
+        return new Running(writeConfig(settings), false);
+    }
+
+    /** A launcher call on its own thread. Not thread-safe. */
+    public static final class Running implements AutoCloseable {
+        private final StringWriter output = new StringWriter();
+        private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "bench-launcher"));
+        private final long startedAt = System.currentTimeMillis();
+        private final long start = System.nanoTime();
+        private final Future<Integer> exit;
+
+        private Running(Path config, boolean untilCaughtUp) {
+            PrintWriter out = new PrintWriter(output, true);
+            List<String> args = untilCaughtUp ? List.of("run", "--config", config.toString(), "--until-caught-up")
+                : List.of("run", "--config", config.toString());
+            exit = thread.submit(() -> Main.execute(out, out, args.toArray(String[]::new)));
+        }
+
+        /** Epoch milliseconds of the call. */
+        public long startedAtMillis() {
+            return startedAt;
+        }
+
+        /** Whether the launcher returned (a long-running one only does when it fails). */
+        public boolean returned() {
+            return exit.isDone();
+        }
+
+        /** The launcher's output so far. */
+        public String output() {
+            return output.toString();
+        }
+
+        /** Waits for the launcher to return; past {@code timeout} it is interrupted and the exit code is -1. */
+        public Outcome await(Duration timeout) throws InterruptedException {
+            int code;
+            try {
+                code = exit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                exit.cancel(true);
+                code = -1;
+            } catch (ExecutionException e) {
+                e.getCause().printStackTrace(new PrintWriter(output, true));
+                code = -2;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Optional<String> summary = output.toString().lines().filter(l -> l.startsWith("Caught up in"))
+                .reduce((a, b) -> b);
+            return new Outcome(code, startedAt, seconds, summary, output.toString());
+        }
+
+        /** Interrupts the launcher (it closes its pipeline) and waits up to a minute for it to return. */
+        public Outcome stop() throws InterruptedException {
+            exit.cancel(true);
+            thread.shutdownNow();
+            thread.awaitTermination(60, TimeUnit.SECONDS);
+            return new Outcome(0, startedAt, (System.nanoTime() - start) / 1e9, Optional.empty(), output.toString());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            thread.shutdownNow();
+            thread.awaitTermination(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Path writeConfig(Settings settings) throws IOException {
         Path config = settings.rulesFile().resolveSibling(settings.name() + ".yaml");
         Files.writeString(config, String.join("\n",
             "source:",
@@ -76,31 +153,6 @@ public final class PipelineRun {
             "metrics:",
             "  port: 0",
             ""));
-        StringWriter output = new StringWriter();
-        PrintWriter out = new PrintWriter(output, true);
-        ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "bench-launcher"));
-        long startedAt = System.currentTimeMillis();
-        long start = System.nanoTime();
-        try {
-            Future<Integer> exit = thread.submit(() -> Main.execute(out, out, "run", "--config", config.toString(),
-                "--until-caught-up"));
-            int code;
-            try {
-                code = exit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                exit.cancel(true);
-                code = -1;
-            } catch (ExecutionException e) {
-                e.getCause().printStackTrace(out);
-                code = -2;
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            Optional<String> summary = output.toString().lines().filter(l -> l.startsWith("Caught up in"))
-                .reduce((a, b) -> b);
-            return new Outcome(code, startedAt, seconds, summary, output.toString());
-        } finally {
-            thread.shutdownNow();
-            thread.awaitTermination(60, TimeUnit.SECONDS);
-        }
+        return config;
     }
 }

@@ -1,0 +1,161 @@
+package io.tributary.bench.pipeline;
+
+import io.tributary.bench.memory.MemoryProbe;
+import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.embedded.EmbeddedPostgres;
+import io.tributary.postgres.PgEndpoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What every scenario of one bench run shares: the embedded services, the result table, the memory probe, where
+ * launcher logs go, the per-run timeout and how often each configuration is repeated. Scenarios run one after
+ * another on the calling thread; not thread-safe.
+ */
+public final class BenchContext {
+
+    /** One measurement of a configuration; {@code attempt} counts repetitions from 0 (use it in unique names). */
+    @FunctionalInterface
+    public interface Measurement {
+        Row run(int attempt) throws Exception;
+    }
+
+    private final String kafka;
+    private final EmbeddedPostgres postgres;
+    private final Path work;
+    private final Path outDirectory;
+    private final String started;
+    private final Duration timeout;
+    private final int repeat;
+    private final ResultTable table;
+    private final MemoryProbe memory;
+
+    public BenchContext(String kafka, EmbeddedPostgres postgres, Path work, Path outDirectory, String started,
+                        Duration timeout, int repeat, ResultTable table, MemoryProbe memory) {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be >= 1: " + repeat);
+        }
+        this.kafka = kafka;
+        this.postgres = postgres;
+        this.work = work;
+        this.outDirectory = outDirectory;
+        this.started = started;
+        this.timeout = timeout;
+        this.repeat = repeat;
+        this.table = table;
+        this.memory = memory;
+    }
+
+    /** Kafka bootstrap servers. */
+    public String kafka() {
+        return kafka;
+    }
+
+    /** The one Postgres server (source databases, storage databases). */
+    public EmbeddedPostgres postgres() {
+        return postgres;
+    }
+
+    /** The limit of one pipeline run. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** The result table. */
+    public ResultTable table() {
+        return table;
+    }
+
+    /** A temporary folder for generated configs and rules. */
+    public Path work() {
+        return work;
+    }
+
+    /** A superuser endpoint of {@code database} on the embedded server, created if missing. */
+    public PgEndpoint database(String database) {
+        postgres.createDatabase(database);
+        return new PgEndpoint(postgres.jdbcUrl(database), postgres.superuser(), "");
+    }
+
+    /** Writes sync rules to a file of the work folder. */
+    public Path rulesFile(String name, String rules) throws IOException {
+        return Files.writeString(work.resolve(name + ".yaml"), rules);
+    }
+
+    /** Settings of a pipeline run named {@code name} on a fresh storage database {@code storage_<name>}. */
+    public PipelineRun.Settings pipeline(String name, String sourceUrl, Path rules, int workers) {
+        postgres.createDatabase("storage_" + name);
+        return new PipelineRun.Settings(name, kafka, sourceUrl, postgres.jdbcUrl("storage_" + name),
+            postgres.superuser(), rules, workers);
+    }
+
+    /**
+     * Runs {@code measurement} once per repetition, each with its peak memory, and adds the median row; an
+     * exception becomes a FAILED row naming it.
+     */
+    public Row record(String scenario, String configuration, Measurement measurement) {
+        Row median = measure(scenario, configuration, measurement);
+        table.add(median);
+        return median;
+    }
+
+    /** As {@link #record}, and the row becomes the baseline of every ratio. */
+    public Row recordBaseline(String scenario, String configuration, Measurement measurement) {
+        Row median = measure(scenario, configuration, measurement);
+        table.addBaseline(median);
+        return median;
+    }
+
+    /** How often each configuration runs. */
+    public int repeat() {
+        return repeat;
+    }
+
+    private Row measure(String scenario, String configuration, Measurement measurement) {
+        List<Row> runs = new ArrayList<>();
+        for (int attempt = 0; attempt < repeat; attempt++) {
+            memory.reset();
+            Row row;
+            try {
+                row = measurement.run(attempt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("bench interrupted in " + scenario, e);
+            } catch (Exception e) {
+                log("%s (%s) failed: %s", scenario, configuration, e);
+                row = Row.failed(scenario, configuration, 0, 0, "FAILED: " + e);
+            }
+            runs.add(row.withMemory(memory.peak()));
+        }
+        return Medians.of(runs);
+    }
+
+    /** Keeps the launcher's output of a run next to the result file. */
+    public void keepLog(String name, PipelineRun.Outcome outcome) throws IOException {
+        Files.createDirectories(outDirectory);
+        Files.writeString(outDirectory.resolve(started + "-" + name + ".log"), outcome.output());
+    }
+
+    /** Drops a finished run's replication slot so its WAL is not retained for the next runs. */
+    public static void dropSlot(PgEndpoint source, String slot) {
+        try (Connection c = source.connect(); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                + slot + "' AND NOT active");
+        } catch (SQLException e) {
+            log("could not drop slot %s: %s", slot, e.getMessage());
+        }
+    }
+
+    /** A progress line on stderr. */
+    public static void log(String format, Object... args) {
+        System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
+    }
+}

@@ -1,0 +1,54 @@
+package io.tributary.bench.pipeline;
+
+import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.postgres.PgEndpoint;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Snapshot to first checkpoint, one row per {@code replication.workers_per_process} value: each run (and each
+ * repetition) has its own storage database, topic prefix, slot and publication; a completed row notes
+ * microseconds per row. The slot of every run but the last is dropped; the last run's settings are returned so a
+ * replay can reuse its {@code rows} topic (drop its slot with {@link BenchContext#dropSlot} afterwards).
+ */
+public final class SnapshotSeries {
+
+    /** What to snapshot: the source as the pipeline reaches it, the same database directly, rules and row count. */
+    public record Source(String sourceUrl, PgEndpoint direct, Path rules, long rows) {
+    }
+
+    private SnapshotSeries() {
+    }
+
+    /**
+     * Runs the series.
+     *
+     * @param scenario the rows' scenario column
+     * @param what the configuration column before {@code ", workers_per_process <w>"}
+     * @param name the prefix of every run's name ({@code <name>_w<w>[_r<attempt>]})
+     */
+    public static Optional<PipelineRun.Settings> run(BenchContext ctx, String scenario, String what, String name,
+                                                     Source source, List<Integer> workers) {
+        PipelineRun.Settings[] last = new PipelineRun.Settings[1];
+        for (int w : workers) {
+            String configuration = what + ", workers_per_process " + w;
+            ctx.record(scenario, configuration, attempt -> {
+                String runName = name + "_w" + w + (attempt == 0 ? "" : "_r" + attempt);
+                PipelineRun.Settings settings = ctx.pipeline(runName, source.sourceUrl(), source.rules(), w);
+                BenchContext.log("%s: %s ...", scenario, configuration);
+                PipelineRun.Outcome outcome = PipelineRun.run(settings, ctx.timeout());
+                ctx.keepLog(runName, outcome);
+                if (last[0] != null) {
+                    BenchContext.dropSlot(source.direct(), last[0].name());
+                }
+                last[0] = settings;
+                Row row = PipelineRows.toActive(scenario, configuration, source.rows(), outcome, settings);
+                return row.isOk() ? row.withNotePrefix(String.format(Locale.ROOT, "%.1f us/row",
+                    row.seconds() * 1e6 / Math.max(1, source.rows()))) : row;
+            });
+        }
+        return Optional.ofNullable(last[0]);
+    }
+}

@@ -1,0 +1,148 @@
+package io.tributary.bench.streaming;
+
+import io.tributary.bench.debezium.DebeziumDrain;
+import io.tributary.bench.pipeline.BenchContext;
+import io.tributary.bench.pipeline.Dataset;
+import io.tributary.bench.pipeline.PipelineRun;
+import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.topics.messages.Lsn;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+
+/**
+ * Scenario S, streaming through a running pipeline (database {@code stream}, workers_per_process 2, snapshot of
+ * the {@code rows}-row table done and covered before anything is timed):
+ * <ul>
+ *   <li>S1: {@code rows x updates} changes committed as fast as one connection can (1,000-row transactions),
+ *       timed from the first commit to the first checkpoint covering the WAL end after the last;</li>
+ *   <li>S2: a paced writer at a fixed rate; per transaction the lag from its commit to the first checkpoint
+ *       seen covering {@code pg_current_wal_lsn()} read right after it (storage polled every 10 ms);</li>
+ *   <li>S3: Debezium's raw drain of the same WAL (every change of S1 and S2), through a slot and publication
+ *       created before S1, read after the pipeline stopped (one slot per repetition).</li>
+ * </ul>
+ */
+public final class SustainedStreaming {
+
+    /** Sizes and pace. */
+    public record Settings(int rows, int updates, int lagRate, Duration lagDuration, int lagTransactionRows) {
+        public Settings {
+            if (rows < 1 || updates < 1 || lagRate < 1 || lagTransactionRows < 1 || lagDuration.isNegative()) {
+                throw new IllegalArgumentException("streaming settings must be positive");
+            }
+        }
+    }
+
+    private static final String S1 = "S1 sustained streaming to checkpoint";
+    private static final String S2 = "S2 end-to-end lag at a fixed rate";
+    private static final String S3 = "S3 Debezium raw drain (same WAL)";
+    private static final Duration POLL = Duration.ofMillis(10);
+
+    private SustainedStreaming() {
+    }
+
+    /** Runs S1, S2 and S3 and adds their rows. */
+    public static void run(BenchContext ctx, Path rules, Settings settings, int repeat) throws Exception {
+        PgEndpoint source = ctx.database("stream");
+        try (Connection c = source.connect()) {
+            Dataset.load(c, settings.rows());
+        }
+        PipelineRun.Settings pipeline = ctx.pipeline("bench_s", source.jdbcUrl(), rules, 2);
+        PgEndpoint storage = new PgEndpoint(pipeline.storageUrl(), pipeline.user(), "");
+        List<String> drains = new ArrayList<>();
+        long[] written = {0};
+        BenchContext.log("scenario S, starting the pipeline ...");
+        try (PipelineRun.Running running = PipelineRun.start(pipeline);
+             CheckpointWatch watch = CheckpointWatch.start(storage, POLL)) {
+            if (watch.awaitCovering(walEnd(source), ctx.timeout()).isEmpty()) {
+                ctx.record(S1, "snapshot before streaming", attempt -> Row.failed(S1, "snapshot before streaming",
+                    settings.rows(), ctx.timeout().toSeconds(), "TIMEOUT: no checkpoint; " + tail(running)
+                        + watch.lastFailure().map(e -> "; storage: " + e.getMessage()).orElse("")));
+                ctx.keepLog("bench_s", running.stop());
+                return;
+            }
+            for (int i = 0; i < repeat; i++) {
+                drains.add(createDrainSlot(source, "bench_drain_" + i));
+            }
+            sustained(ctx, source, watch, settings, written);
+            lag(ctx, source, watch, settings, written);
+            ctx.keepLog("bench_s", running.stop());
+        }
+        String configuration = String.format(Locale.ROOT, "the WAL of S1 and S2 (%,d changes), snapshot.mode=no_data,"
+            + " events counted and dropped", written[0]);
+        ctx.record(S3, configuration, attempt -> DebeziumDrain.run(S3, configuration, source, drains.get(attempt),
+            written[0], ctx.timeout()));
+    }
+
+    private static void sustained(BenchContext ctx, PgEndpoint source, CheckpointWatch watch, Settings settings,
+                                  long[] written) {
+        long changes = (long) settings.rows() * settings.updates();
+        String configuration = String.format(Locale.ROOT, "running pipeline, %,d rows x %d updates in 1k-row"
+            + " transactions, workers_per_process 2", settings.rows(), settings.updates());
+        ctx.record(S1, configuration, attempt -> {
+            BenchContext.log("scenario S1, committing %,d updates ...", changes);
+            long start = System.nanoTime();
+            try (Connection c = source.connect()) {
+                Dataset.update(c, settings.rows(), settings.updates(), 1_000);
+            }
+            long committed = System.nanoTime();
+            written[0] += changes;
+            OptionalLong covered = watch.awaitCovering(walEnd(source), ctx.timeout());
+            if (covered.isEmpty()) {
+                return Row.failed(S1, configuration, changes, (System.nanoTime() - start) / 1e9, "TIMEOUT");
+            }
+            return Row.ok(S1, configuration, changes, (covered.getAsLong() - start) / 1e9, String.format(Locale.ROOT,
+                "WAL changes; first commit to the first checkpoint covering the last (written in %.1f s)",
+                (committed - start) / 1e9));
+        });
+    }
+
+    private static void lag(BenchContext ctx, PgEndpoint source, CheckpointWatch watch, Settings settings,
+                            long[] written) {
+        String configuration = String.format(Locale.ROOT, "running pipeline, %,d changes/s in %d-row transactions"
+            + " for %d s", settings.lagRate(), settings.lagTransactionRows(), settings.lagDuration().toSeconds());
+        ctx.record(S2, configuration, attempt -> {
+            BenchContext.log("scenario S2, paced writer ...");
+            List<PacedWriter.Commit> commits = new PacedWriter(source, settings.rows(), settings.lagTransactionRows())
+                .write(settings.lagRate(), settings.lagDuration());
+            long changes = (long) commits.size() * settings.lagTransactionRows();
+            written[0] += changes;
+            watch.awaitCovering(commits.get(commits.size() - 1).lsn(), Duration.ofSeconds(60));
+            LagStats stats = LagStats.of(commits, watch);
+            double seconds = (commits.get(commits.size() - 1).nanos() - commits.get(0).nanos()) / 1e9;
+            Row row = Row.ok(S2, configuration, changes, seconds, stats.notes() + "; target p99 < 1 s;"
+                + " rows/s = the rate the writer achieved");
+            return stats.uncovered() == 0 ? row : Row.failed(S2, configuration, changes, seconds,
+                "FAILED: " + stats.notes());
+        });
+    }
+
+    private static String createDrainSlot(PgEndpoint source, String name) throws SQLException {
+        try (Connection c = source.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE PUBLICATION " + name + " FOR TABLE " + Dataset.TABLE);
+            s.execute("SELECT pg_create_logical_replication_slot('" + name + "', 'pgoutput')");
+        }
+        return name;
+    }
+
+    private static Lsn walEnd(PgEndpoint source) throws SQLException {
+        try (Connection c = source.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+            rs.next();
+            return Lsn.parse(rs.getString(1));
+        }
+    }
+
+    private static String tail(PipelineRun.Running running) {
+        List<String> lines = running.output().lines().toList();
+        return String.join(" / ", lines.subList(Math.max(0, lines.size() - 2), lines.size()));
+    }
+}

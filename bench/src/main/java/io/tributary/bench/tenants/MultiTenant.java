@@ -1,0 +1,95 @@
+package io.tributary.bench.tenants;
+
+import io.tributary.bench.pipeline.BenchContext;
+import io.tributary.bench.pipeline.PipelineRun;
+import io.tributary.bench.pipeline.SnapshotSeries;
+import io.tributary.postgres.PgEndpoint;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Scenario M, the multi-tenant database: {@code schemas} schemas ({@code tenant_001 ...}) of {@code tables} tables
+ * ({@code t1 ...}) each, the same ~500 B rows as {@code items} and the same total row count, in database
+ * {@code tenants}; one wildcard sync rule ({@code "tenant_%"."t%"}) covers them all. Snapshot to first checkpoint
+ * per workers value.
+ */
+public final class MultiTenant {
+
+    /** The shape: schemas x tables, and the total rows spread evenly (at least one per table). */
+    public record Shape(int schemas, int tables, long totalRows) {
+        public Shape {
+            if (schemas < 1 || schemas > 999 || tables < 1 || totalRows < (long) schemas * tables) {
+                throw new IllegalArgumentException("need 1-999 schemas, >= 1 table, >= 1 row per table: "
+                    + schemas + " x " + tables + ", " + totalRows + " rows");
+            }
+        }
+
+        /** Rows of each table. */
+        public long rowsPerTable() {
+            return totalRows / ((long) schemas * tables);
+        }
+
+        /** Rows of all tables together (the total rounded down to a multiple of the table count). */
+        public long rows() {
+            return rowsPerTable() * schemas * tables;
+        }
+    }
+
+    private MultiTenant() {
+    }
+
+    /** Loads the database and measures one row per workers value. */
+    public static void run(BenchContext ctx, Shape shape, List<Integer> workers) throws Exception {
+        PgEndpoint source = ctx.database("tenants");
+        long start = System.nanoTime();
+        load(source, shape);
+        BenchContext.log("loaded %d x %d tables, %,d rows in %.1f s", shape.schemas(), shape.tables(), shape.rows(),
+            (System.nanoTime() - start) / 1e9);
+        Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "M multi-tenant snapshot to first checkpoint",
+            String.format(Locale.ROOT, "%d schemas x %d tables of %,d rows, full pipeline", shape.schemas(),
+                shape.tables(), shape.rowsPerTable()), "bench_m",
+            new SnapshotSeries.Source(source.jdbcUrl(), source, ctx.rulesFile("rules-tenants", rules()),
+                shape.rows()), workers);
+        last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
+    }
+
+    /** Sync rules over every tenant table: one bucket per owner. */
+    public static String rules() {
+        return String.join("\n",
+            "bucket_definitions:",
+            "  by_owner:",
+            "    parameters: SELECT request.user_id() AS owner",
+            "    data:",
+            "      - SELECT * FROM \"tenant_%\".\"t%\" WHERE owner = bucket.owner",
+            "");
+    }
+
+    /** The Postgres regex of the tenant tables' qualified names, as Debezium's {@code table.include.list}. */
+    public static String includeList() {
+        return "tenant_[0-9]+\\.t[0-9]+";
+    }
+
+    private static void load(PgEndpoint source, Shape shape) throws SQLException {
+        try (Connection c = source.connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            for (int schema = 1; schema <= shape.schemas(); schema++) {
+                String name = String.format(Locale.ROOT, "tenant_%03d", schema);
+                s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+                s.execute("CREATE SCHEMA " + name);
+                for (int table = 1; table <= shape.tables(); table++) {
+                    String qualified = name + ".t" + table;
+                    s.execute("CREATE TABLE " + qualified + " (id bigint PRIMARY KEY, owner text NOT NULL,"
+                        + " title text NOT NULL, body text NOT NULL, n int NOT NULL, updated_at timestamptz NOT NULL)");
+                    s.execute("INSERT INTO " + qualified + " SELECT g, 'u' || (g % 1000), 'item number ' || g,"
+                        + " repeat(md5(g::text), 13), g % 100, timestamptz '2026-01-01 00:00:00+00' + g * interval"
+                        + " '1 s' FROM generate_series(1, " + shape.rowsPerTable() + ") g");
+                }
+            }
+            s.execute("VACUUM ANALYZE");
+        }
+    }
+}

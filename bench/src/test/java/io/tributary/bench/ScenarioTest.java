@@ -1,0 +1,30 @@
+package io.tributary.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ScenarioTest {
+
+    @Test
+    void onlyAcceptsLettersAndNamesInAnyCase() {
+        assertEquals(EnumSet.of(Scenario.SNAPSHOT, Scenario.BLOATED, Scenario.DEBEZIUM),
+            Scenario.select(List.of("A", "bloated", "dbz"), false, false));
+    }
+
+    @Test
+    void skipFlagsRemoveReplayAndStreamingFromTheDefaultOfEverything() {
+        EnumSet<Scenario> expected = EnumSet.allOf(Scenario.class);
+        expected.removeAll(List.of(Scenario.REPLAY, Scenario.CATCH_UP, Scenario.STREAMING));
+
+        assertEquals(expected, Scenario.select(List.of(), true, true));
+    }
+
+    @Test
+    void anUnknownScenarioIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> Scenario.select(List.of("X"), false, false));
+    }
+}
