@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Invariant 6 after the workload stops: the source is quiet, so its WAL position is final for the data, and every
- * live (ACTIVE or PROCESSING) group's checkpoint must reach it.
+ * Invariant 6 after the workload stops: the source is quiet, so its WAL position is final for the data, and the
+ * newest group must be ACTIVE with a checkpoint that reaches it.
  */
 public final class Quiescence {
 
@@ -53,6 +53,12 @@ public final class Quiescence {
             }
             LockSupport.parkNanos(POLL.toNanos());
         }
+    }
+
+    /** {@code group 1 PROCESSING, checkpoint Checkpoint[...]} (or {@code no group}): for mismatch messages. */
+    public static String describeNewestGroup(PgEndpoint storage) throws SQLException {
+        return newestGroup(storage).map(g -> "group " + g.id() + " " + g.state() + ", checkpoint "
+            + g.checkpoint().map(Object::toString).orElse("none")).orElse("no group");
     }
 
     /** The newest sync rules group, if one was deployed. */

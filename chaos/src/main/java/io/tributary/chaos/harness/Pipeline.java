@@ -113,8 +113,9 @@ public final class Pipeline implements AutoCloseable {
             + " s: killed)"));
     }
 
-    /** A new incarnation of the {@link #kill}ed or {@link #stop}ped {@code process}, in its slot. */
+    /** A new incarnation of the {@link #kill}ed, {@link #stop}ped or crashed {@code process}, in its slot. */
     public synchronized PipelineProcess restart(PipelineProcess process) {
+        retire(process);
         String name = process.name();
         return startIn(process.role(), name.substring(0, name.lastIndexOf('.')));
     }

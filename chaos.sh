@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The chaos suite on demand (docs/chaos.md).
+#
+#   ./chaos.sh                          soak for 30 minutes from a random seed
+#   ./chaos.sh --minutes 10 --seed 42   soak for 10 minutes, rounds with seeds 42, 43, ...
+#   ./chaos.sh --quick --seed 42        one run of the CI profile (ChaosQuickIT), e.g. to repeat a failure
+#
+# Prints every round's faults and checks; ends with "chaos soak: R runs, F faults injected, M mismatches".
+# Process logs: chaos/target/chaos/<run>/logs. Needs launcher/target/tributary.jar (built if missing).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+minutes=30
+seed=""
+test=ChaosSoakIT
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --minutes) minutes="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --quick) test=ChaosQuickIT; shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [[ -z "$seed" ]]; then
+  seed=$(( (RANDOM << 15 | RANDOM) + 1 ))
+fi
+echo "chaos: $test, seed $seed, $minutes minutes (soak only)"
+
+if [[ ! -f launcher/target/tributary.jar ]]; then
+  mvn -o -q -pl launcher package -DskipTests
+fi
+exec mvn -o -pl chaos verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dit.test="$test" -Dchaos.excludes=none -Dchaos.seed="$seed" -Dchaos.minutes="$minutes"

@@ -1,0 +1,194 @@
+package io.tributary.chaos.run;
+
+import io.tributary.chaos.check.Quiescence;
+import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.PipelineProcess;
+import io.tributary.chaos.harness.ProcessExit;
+import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.storage.groups.GroupState;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Executes a {@link FaultPlan} against a {@link Pipeline} on its own thread, and meanwhile restarts processes
+ * that exit on their own (as compose's {@code restart: unless-stopped} would), recording them as crashes. Faults
+ * of the snapshot phase are timed from {@link #start()}, those of the streaming phase from the moment the newest
+ * group is first seen ACTIVE. A kill always completes with its restart, even when {@link #stop()} interrupts
+ * the plan. Victims are drawn from the run's seed.
+ */
+final class FaultInjector {
+
+    private static final Duration TICK = Duration.ofMillis(250);
+    private static final int MAX_PER_ROLE = 3;
+
+    private final Pipeline pipeline;
+    private final FaultPlan plan;
+    private final PgEndpoint storage;
+    private final Random random;
+    private final Consumer<String> log;
+    private final List<InjectedFault> injected = new ArrayList<>();
+    private final List<ProcessExit> crashes = new ArrayList<>();
+    private final Set<String> crashedSeen = new HashSet<>();
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile RuntimeException failure;
+    private long startNanos;
+    private long activeNanos = -1;
+
+    FaultInjector(Pipeline pipeline, FaultPlan plan, PgEndpoint storage, long seed, Consumer<String> log) {
+        this.pipeline = pipeline;
+        this.plan = plan;
+        this.storage = storage;
+        this.random = new Random(seed * 31 + 7);
+        this.log = log;
+        this.thread = new Thread(this::run, "chaos-fault-injector");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        startNanos = System.nanoTime();
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            for (Phase phase : Phase.values()) {
+                for (Fault fault : plan.of(phase)) {
+                    if (!awaitFireTime(fault)) {
+                        return;
+                    }
+                    inject(fault);
+                }
+            }
+            while (!stopping) {
+                tick();
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+            log.accept("fault injector failed: " + e);
+        }
+    }
+
+    /** Ticks until the fault is due; false if stopped first. */
+    private boolean awaitFireTime(Fault fault) {
+        while (!stopping) {
+            long base = fault.phase() == Phase.SNAPSHOT ? startNanos : activeNanos;
+            if (base >= 0 && System.nanoTime() >= base + fault.delay().toNanos()) {
+                return true;
+            }
+            tick();
+        }
+        return false;
+    }
+
+    private void tick() {
+        if (activeNanos < 0 && currentPhase() == Phase.STREAMING) {
+            activeNanos = System.nanoTime();
+        }
+        for (ProcessExit crash : pipeline.crashes()) {
+            if (crashedSeen.add(crash.name())) {
+                synchronized (this) {
+                    crashes.add(crash);
+                }
+                log.accept("CRASH (exited on its own): " + crash);
+                pipeline.all().stream().filter(p -> p.name().equals(crash.name())).findFirst()
+                    .ifPresent(pipeline::restart);
+            }
+        }
+        LockSupport.parkNanos(TICK.toNanos());
+    }
+
+    private Phase currentPhase() {
+        try {
+            return Quiescence.newestGroup(storage).filter(g -> g.state() == GroupState.ACTIVE).isPresent()
+                ? Phase.STREAMING : Phase.SNAPSHOT;
+        } catch (SQLException e) {
+            return activeNanos >= 0 ? Phase.STREAMING : Phase.SNAPSHOT;
+        }
+    }
+
+    private void inject(Fault fault) {
+        Phase hit = currentPhase();
+        Duration at = Duration.ofNanos(System.nanoTime() - startNanos);
+        String outcome = switch (fault.kind()) {
+            case KILL -> kill(fault);
+            case ADD -> add(fault.role());
+            case REMOVE -> remove(fault.role());
+        };
+        InjectedFault done = new InjectedFault(at, fault, outcome, hit);
+        synchronized (this) {
+            injected.add(done);
+        }
+        log.accept("fault " + done);
+    }
+
+    private String kill(Fault fault) {
+        Optional<PipelineProcess> victim = pipeline.pick(fault.role(), random);
+        if (victim.isEmpty()) {
+            return "kill -9: no live " + fault.role().shortName();
+        }
+        String what = victim.get().toString();
+        pipeline.kill(victim.get());
+        long until = System.nanoTime() + fault.downFor().toNanos();
+        while (System.nanoTime() < until) {
+            LockSupport.parkNanos(TICK.toNanos());
+        }
+        PipelineProcess replacement = pipeline.restart(victim.get());
+        return "kill -9 " + what + ", restarted as " + replacement.name() + " after " + fault.downFor().toMillis()
+            + " ms";
+    }
+
+    private String add(ProcessRole role) {
+        if (pipeline.processes(role).size() >= MAX_PER_ROLE) {
+            return "add " + role.shortName() + ": skipped, " + MAX_PER_ROLE + " run already";
+        }
+        return "add " + pipeline.start(role).name();
+    }
+
+    private String remove(ProcessRole role) {
+        List<PipelineProcess> live = pipeline.processes(role);
+        if (live.size() < 2) {
+            return "remove " + role.shortName() + ": skipped, only " + live.size() + " runs";
+        }
+        PipelineProcess victim = live.get(random.nextInt(live.size()));
+        pipeline.stop(victim);
+        return "stop (SIGTERM) " + victim;
+    }
+
+    /** Stops injecting (a kill in progress finishes with its restart) and waits for the thread. */
+    void stop() {
+        stopping = true;
+        try {
+            thread.join(Duration.ofMinutes(2).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw new IllegalStateException("The fault injector failed", failure);
+        }
+    }
+
+    /** Faults injected so far. */
+    synchronized List<InjectedFault> injected() {
+        return List.copyOf(injected);
+    }
+
+    /** Processes that exited on their own so far (each was restarted). */
+    synchronized List<ProcessExit> crashes() {
+        return List.copyOf(crashes);
+    }
+
+    /** How many planned faults did not fire (the run ended first). */
+    synchronized int skipped() {
+        return plan.faults().size() - injected.size();
+    }
+}

@@ -1,0 +1,30 @@
+package io.tributary.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.chaos.run.ChaosRun;
+import io.tributary.chaos.run.RunReport;
+import io.tributary.chaos.run.RunSettings;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CI profile of the chaos suite: one run with small data, writes during and after the snapshot, and a
+ * {@code kill -9} of every role in both phases plus random extra faults, as separate processes. It must end with
+ * zero mismatches and no crash. The seed is random unless {@code -Dchaos.seed=N}; it is in every message.
+ */
+@RealServices
+class ChaosQuickIT {
+
+    @Test
+    void survivesKillsOfEveryRoleDuringSnapshotAndStreamingWithoutMismatch(TestServices services) {
+        long seed = Runs.seed();
+        RunReport report = new ChaosRun(Runs.environment(services, "quick"), RunSettings.quick(seed),
+            Runs::print).execute();
+
+        assertThat(report.faults()).as(report.summary()).hasSizeGreaterThanOrEqualTo(8);
+        assertThat(report.checkpoints()).as(report.summary()).isPositive();
+        assertThat(report.clean()).as(report.summary()).isTrue();
+    }
+}

@@ -1,0 +1,42 @@
+package io.tributary.chaos;
+
+import io.tributary.chaos.harness.PipelineSettings;
+import io.tributary.chaos.run.RunEnvironment;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.TestServices;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** What the chaos tests share: the seed, a fresh run environment, and printing. */
+final class Runs {
+
+    private Runs() {
+    }
+
+    /** {@code -Dchaos.seed=N}, else a random seed. */
+    static long seed() {
+        String configured = System.getProperty("chaos.seed", "");
+        return configured.isBlank() ? ThreadLocalRandom.current().nextLong(1, 1_000_000_000L)
+            : Long.parseLong(configured.trim());
+    }
+
+    /** Fresh databases, topic prefix and slot on the shared services; logs under target/chaos/<name>. */
+    static RunEnvironment environment(TestServices services, String name) {
+        PostgresDatabase source = services.newDatabase();
+        PostgresDatabase storage = services.newDatabase();
+        String slot = services.uniqueName("chaos");
+        return new RunEnvironment(services.kafkaBootstrapServers(), services.topicPrefix() + slot + ".",
+            endpoint(source), endpoint(storage), slot, Path.of("target", "chaos", name + "-" + slot),
+            PipelineSettings.repositoryJar());
+    }
+
+    private static PgEndpoint endpoint(PostgresDatabase database) {
+        return PgEndpoint.of(database.jdbcUrl(), database.user(), database.password());
+    }
+
+    static void print(String line) {
+        System.out.println(LocalTime.now() + " " + line);
+    }
+}

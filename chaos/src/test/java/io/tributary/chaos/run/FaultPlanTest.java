@@ -1,0 +1,38 @@
+package io.tributary.chaos.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.chaos.harness.ProcessRole;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class FaultPlanTest {
+
+    private static final Duration SNAPSHOT = Duration.ofSeconds(10);
+    private static final Duration STREAMING = Duration.ofSeconds(40);
+
+    @Test
+    void theSameSeedGivesTheSamePlan() {
+        assertThat(FaultPlan.random(42, SNAPSHOT, STREAMING, 5)).isEqualTo(FaultPlan.random(42, SNAPSHOT, STREAMING,
+            5));
+    }
+
+    @Test
+    void everyRoleIsKilledInEveryPhase() {
+        FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 0);
+
+        for (Phase phase : Phase.values()) {
+            assertThat(plan.of(phase)).extracting(Fault::role).containsExactlyInAnyOrder(ProcessRole.values());
+            assertThat(plan.of(phase)).extracting(Fault::kind).containsOnly(FaultKind.KILL);
+        }
+    }
+
+    @Test
+    void faultsFireWithinTheirPhaseWindowInDelayOrder() {
+        FaultPlan plan = FaultPlan.random(11, SNAPSHOT, STREAMING, 20);
+
+        assertThat(plan.of(Phase.SNAPSHOT)).allSatisfy(f -> assertThat(f.delay()).isLessThanOrEqualTo(SNAPSHOT));
+        assertThat(plan.of(Phase.STREAMING)).allSatisfy(f -> assertThat(f.delay()).isLessThanOrEqualTo(STREAMING));
+        assertThat(plan.of(Phase.STREAMING)).extracting(Fault::delay).isSorted();
+    }
+}
