@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,12 +99,14 @@ public final class Pipeline implements AutoCloseable {
         int workers = config.replication().workersPerProcess();
         JdbcEndpoint source = environment.source();
         JdbcEndpoint storage = environment.storage();
+        Optional<IngestService> capture = Optional.empty();
         if (role.parts().contains(Role.Part.INGEST)) {
             Map<String, String> kafkaStrings = new HashMap<>();
             kafka.forEach((key, value) -> kafkaStrings.put(key.toString(), value.toString()));
             IngestService ingest = IngestService.create(IngestConfig.of(source.toPgEndpoint(),
                 config.replication().slotName(), config.replication().publicationName(), topics, layout,
                 kafkaStrings, new LiveGroupTables(storage.toPgEndpoint())));
+            capture = Optional.of(ingest);
             ingest.start();
             add(ingest, () -> ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()));
         }
@@ -112,8 +115,8 @@ public final class Pipeline implements AutoCloseable {
                 PlannerConfig.of(kafka, topics, layout).withChunkRows(config.replication().snapshotChunkRows()),
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
-            planner.start();
             add(planner, Optional::empty);
+            startWhenCaptureIsActive(planner, capture);
         }
         if (role.parts().contains(Role.Part.SNAPSHOT_WORKERS)) {
             SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
@@ -135,6 +138,38 @@ public final class Pipeline implements AutoCloseable {
             add(supervisor, Optional::empty);
         }
         LOG.info("Role {} running: {}", role.cliName(), role.parts());
+    }
+
+    /**
+     * Starts the planner once this process's capture is ACTIVE (its replication slot exists and streams). A window
+     * marker travels to {@code changes} only through the slot: one emitted before the slot is created is never
+     * captured, its window never becomes ready, and the group never gets a checkpoint. A standby ingest plans
+     * nothing until it takes over.
+     */
+    private static void startWhenCaptureIsActive(SnapshotPlanner planner, Optional<IngestService> capture) {
+        if (capture.isEmpty()) {
+            planner.start();
+            return;
+        }
+        Thread starter = new Thread(() -> {
+            while (true) {
+                try {
+                    capture.get().awaitActive(Duration.ofMinutes(1));
+                    planner.start();
+                    return;
+                } catch (TimeoutException e) {
+                    LOG.debug("The snapshot planner waits for capture to be active: {}", e.getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.warn("The snapshot planner does not start: capture is not active ({})", e.toString());
+                    return;
+                }
+            }
+        }, "tributary-planner-start");
+        starter.setDaemon(true);
+        starter.start();
     }
 
     private void add(AutoCloseable part, Health check) {
