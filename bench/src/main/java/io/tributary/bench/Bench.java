@@ -129,28 +129,34 @@ public final class Bench implements Callable<Integer> {
         String loadBefore = loadAverage();
         ResultTable table = new ResultTable();
         Path work = Files.createTempDirectory("tributary-bench");
-        boolean jvmPeakResettable;
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres postgres = EmbeddedPostgres.start();
-             MemoryProbe memory = MemoryProbe.start(postmasterPid(postgres))) {
-            jvmPeakResettable = memory.jvmPeakResettable();
-            BenchContext ctx = new BenchContext(kafka.bootstrapServers(), postgres, work, outDirectory, started,
-                Duration.ofSeconds(timeoutSeconds), repeat, table, memory);
-            run(ctx, selected);
-        }
-        String markdown = table.markdown();
-        System.out.println();
-        System.out.print(markdown);
         Files.createDirectories(outDirectory);
         Path file = outDirectory.resolve(started + ".md");
-        Files.writeString(file, String.format(Locale.ROOT, "# Bench %s%n%n%d cores, %,d MB max heap; embedded Kafka"
-                + " and Postgres on the same machine; load average %s before, %s after%n%n"
-                + "Scenarios %s; rows=%d, workers=%s, repeat=%d%s%n%n%s", started,
-            Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, loadBefore,
-            loadAverage(), selected, rows, workers, repeat,
-            jvmPeakResettable ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)", markdown),
-            StandardCharsets.UTF_8);
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres postgres = EmbeddedPostgres.start();
+             MemoryProbe memory = MemoryProbe.start(postmasterPid(postgres))) {
+            String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, workers=%s, repeat=%d%s", selected,
+                rows, workers, repeat,
+                memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
+            BenchContext ctx = new BenchContext(kafka.bootstrapServers(), postgres, work, outDirectory, started,
+                Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
+                () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header, table));
+            run(ctx, selected);
+            write(file, started, loadBefore + " before, " + loadAverage() + " after", header, table);
+        }
+        System.out.println();
+        System.out.print(table.markdown());
         BenchContext.log("written to %s", file);
         return 0;
+    }
+
+    private static void write(Path file, String started, String load, String header, ResultTable table) {
+        try {
+            Files.writeString(file, String.format(Locale.ROOT, "# Bench %s%n%n%d cores, %,d MB max heap; embedded"
+                    + " Kafka and Postgres on the same machine; load average %s%n%n%s%n%n%s", started,
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, load, header,
+                table.markdown()), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            BenchContext.log("could not write %s: %s", file, e);
+        }
     }
 
     private void run(BenchContext ctx, Set<Scenario> selected) throws Exception {

@@ -37,9 +37,16 @@ public final class BenchContext {
     private final int repeat;
     private final ResultTable table;
     private final MemoryProbe memory;
+    private final Runnable afterEachRow;
 
+    /**
+     * A context.
+     *
+     * @param afterEachRow called after every row added (the bench rewrites its result file, so an interrupted run
+     *     keeps what it measured)
+     */
     public BenchContext(String kafka, EmbeddedPostgres postgres, Path work, Path outDirectory, String started,
-                        Duration timeout, int repeat, ResultTable table, MemoryProbe memory) {
+                        Duration timeout, int repeat, ResultTable table, MemoryProbe memory, Runnable afterEachRow) {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be >= 1: " + repeat);
         }
@@ -52,6 +59,7 @@ public final class BenchContext {
         this.repeat = repeat;
         this.table = table;
         this.memory = memory;
+        this.afterEachRow = afterEachRow;
     }
 
     /** Kafka bootstrap servers. */
@@ -104,6 +112,7 @@ public final class BenchContext {
     public Row record(String scenario, String configuration, Measurement measurement) {
         Row median = measure(scenario, configuration, measurement);
         table.add(median);
+        afterEachRow.run();
         return median;
     }
 
@@ -111,6 +120,7 @@ public final class BenchContext {
     public Row recordBaseline(String scenario, String configuration, Measurement measurement) {
         Row median = measure(scenario, configuration, measurement);
         table.addBaseline(median);
+        afterEachRow.run();
         return median;
     }
 
