@@ -12,7 +12,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * Records for the {@code dead-letters} topic: a record no consumer can process, copied byte for byte (key,
  * value, headers), plus headers saying where it came from and why it failed:
  * {@value #ORIGIN_TOPIC}, {@value #ORIGIN_PARTITION}, {@value #ORIGIN_OFFSET}, {@value #STAGE},
- * {@value #ERROR_CLASS}, {@value #ERROR_MESSAGE} (UTF-8 text). Thread-safe.
+ * {@value #ERROR_CLASS}, {@value #ERROR_MESSAGE} (UTF-8 text). A value longer than {@link #MAX_COPIED_VALUE_BYTES}
+ * is left out (the dead letter must fit Kafka's default message size, or the stage could never skip the record):
+ * {@value #VALUE_OMITTED} then holds its length, and the origin headers say where to read it. Thread-safe.
  */
 public final class DeadLetters {
 
@@ -22,6 +24,10 @@ public final class DeadLetters {
     public static final String STAGE = "tributary.dlt.stage";
     public static final String ERROR_CLASS = "tributary.dlt.error.class";
     public static final String ERROR_MESSAGE = "tributary.dlt.error.message";
+    /** Header present when the value was left out: the value's length in bytes. */
+    public static final String VALUE_OMITTED = "tributary.dlt.value.omitted";
+    /** The longest value copied into a dead letter: half of Kafka's default 1 MiB message size. */
+    public static final int MAX_COPIED_VALUE_BYTES = 512 * 1024;
 
     private DeadLetters() {
     }
@@ -42,7 +48,12 @@ public final class DeadLetters {
         add(headers, STAGE, stage);
         add(headers, ERROR_CLASS, error.getClass().getName());
         add(headers, ERROR_MESSAGE, String.valueOf(error.getMessage()));
-        return new ProducerRecord<>(deadLetterTopic, null, poison.key(), poison.value(), headers);
+        byte[] value = poison.value();
+        if (value != null && value.length > MAX_COPIED_VALUE_BYTES) {
+            add(headers, VALUE_OMITTED, Integer.toString(value.length));
+            value = null;
+        }
+        return new ProducerRecord<>(deadLetterTopic, null, poison.key(), value, headers);
     }
 
     /** Where a dead-lettered record came from, if it carries the origin headers. */

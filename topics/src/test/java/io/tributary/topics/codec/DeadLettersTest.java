@@ -28,6 +28,32 @@ class DeadLettersTest {
         assertThat(DeadLetters.originOf(polled)).contains(RecordPosition.of("acme.changes", 3, 1234));
     }
 
+    @Test
+    void aValueTooLargeForADeadLetterIsLeftOutAndItsLengthRecorded() {
+        byte[] huge = new byte[DeadLetters.MAX_COPIED_VALUE_BYTES + 1];
+        ConsumerRecord<byte[], byte[]> poison = Samples.raw("acme.rows", 1, 139, bytes("[1]"), huge);
+        MessageFormatException error = new MessageFormatException(RecordPosition.of(poison), "bad", null);
+
+        ProducerRecord<byte[], byte[]> dead = DeadLetters.record("acme.dead-letters", poison, "storage-writer", error);
+
+        assertThat(dead.value()).isNull();
+        assertThat(dead.key()).isEqualTo(poison.key());
+        assertThat(DeadLetters.header(dead.headers(), DeadLetters.VALUE_OMITTED))
+            .contains(Integer.toString(huge.length));
+    }
+
+    @Test
+    void aValueOfTheLargestCopiedSizeIsCopied() {
+        byte[] value = new byte[DeadLetters.MAX_COPIED_VALUE_BYTES];
+        ConsumerRecord<byte[], byte[]> poison = Samples.raw("acme.rows", 1, 139, bytes("[1]"), value);
+        MessageFormatException error = new MessageFormatException(RecordPosition.of(poison), "bad", null);
+
+        ProducerRecord<byte[], byte[]> dead = DeadLetters.record("acme.dead-letters", poison, "storage-writer", error);
+
+        assertThat(dead.value()).isEqualTo(value);
+        assertThat(DeadLetters.header(dead.headers(), DeadLetters.VALUE_OMITTED)).isEmpty();
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
