@@ -1,5 +1,7 @@
 package io.tributary.syncrules.internals.eval;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,11 +13,19 @@ import java.io.IOException;
 /**
  * Parses canonical row JSON without losing number text: non-integers become exact decimals whose trailing zeros
  * are kept ({@code 1.50} stays {@code 1.50} in the output), so a row's output does not depend on binary floating
- * point. Thread-safe.
+ * point. Read limits are lifted as on the topics (a row may hold a 50 MB text or a 131072-digit numeric); Kafka's
+ * message size bounds a row. Thread-safe.
  */
 public final class RowJson {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                .maxNumberLength(Integer.MAX_VALUE)
+                .maxStringLength(Integer.MAX_VALUE)
+                .maxNameLength(Integer.MAX_VALUE)
+                .maxNestingDepth(100_000)
+                .build())
+            .build())
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .build();
