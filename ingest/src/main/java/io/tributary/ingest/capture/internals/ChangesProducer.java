@@ -2,6 +2,7 @@ package io.tributary.ingest.capture.internals;
 
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
 import java.time.Duration;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -41,10 +43,20 @@ final class ChangesProducer implements AutoCloseable {
         this.partitions = partitions;
     }
 
-    /** Sends {@code message}; a failure surfaces at the next {@link #flush()}. */
+    /**
+     * Sends {@code message}; a failure surfaces at the next {@link #flush()}. A row too large for Kafka fails as a
+     * {@link RecordTooLargeException} that names the row and the limits to raise.
+     */
     void send(ChangesMessage message) {
-        if (message instanceof RowKeyed) {
-            send(TopicCodec.CHANGES.recordByKey(topic, partitions, message));
+        if (message instanceof RowKeyed keyed) {
+            RowKey key = keyed.rowKey();
+            producer.send(TopicCodec.CHANGES.recordByKey(topic, partitions, message), (metadata, error) -> {
+                if (error != null) {
+                    failure.compareAndSet(null, error instanceof RecordTooLargeException
+                        ? new RecordTooLargeException(oversized(key, error), error) : error);
+                }
+            });
+            sent++;
         } else {
             for (ProducerRecord<byte[], byte[]> record
                 : TopicCodec.CHANGES.recordsToEveryPartition(topic, partitions, message)) {
@@ -61,6 +73,13 @@ final class ChangesProducer implements AutoCloseable {
             }
         });
         sent++;
+    }
+
+    private String oversized(RowKey key, Exception error) {
+        return "The change of " + key.table().quoted() + " key " + key.pk().json() + " is too large for Kafka ("
+            + error.getMessage() + "). Raise the limits above the largest row: kafka.properties.max.request.size and"
+            + " kafka.properties.buffer.memory, and max.message.bytes of the topics " + topic + ", its snapshot-rows"
+            + " and rows (kafka-configs --alter); then restart: ingest resumes at this change";
     }
 
     /**

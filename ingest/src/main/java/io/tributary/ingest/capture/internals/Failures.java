@@ -9,10 +9,12 @@ import java.sql.SQLException;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * The one place that decides what a capture failure means: another process reads the slot (stand by), a setup or
- * data problem someone must fix (stop), a SQL failure as {@link SqlErrors} classifies it, or anything else
+ * data problem someone must fix (stop; a change too large for Kafka is one: it would fail
+ * again on every restart), a SQL failure as {@link SqlErrors} classifies it, or anything else
  * (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
  */
 public final class Failures {
@@ -39,7 +41,8 @@ public final class Failures {
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CaptureSetupException || t instanceof SourceSchemaException
-                || t instanceof EncodingException || t instanceof TopicMismatchException) {
+                || t instanceof EncodingException || t instanceof TopicMismatchException
+                || t instanceof RecordTooLargeException) {
                 return Verdict.FATAL;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null && !sql.getSQLState().isEmpty()) {

@@ -9,6 +9,7 @@ import io.tributary.topics.messages.TableId;
 import java.sql.SQLException;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +43,12 @@ class FailuresTest {
     void connectionLossIsRetriable() {
         assertThat(Failures.classify(new RuntimeException(new SQLException("Connection refused", "08001"))))
             .isEqualTo(Failures.Verdict.RETRIABLE);
+    }
+
+    @Test
+    void aChangeTooLargeForKafkaIsFatalBecauseEveryRestartWouldFailOnIt() {
+        assertThat(Failures.classify(new ChangesDeliveryException("not acknowledged",
+            new RecordTooLargeException("The message is 52429049 bytes")))).isEqualTo(Failures.Verdict.FATAL);
     }
 
     @Test
