@@ -13,6 +13,7 @@ import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.progress.WindowProgress;
 import io.tributary.stream.StreamWorkerConfig;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.messages.TableId;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.util.Optional;
@@ -107,9 +108,10 @@ public final class StatusCommand implements Callable<Integer> {
         }
         out.println("Tables:");
         for (WindowProgress window : status.tables()) {
-            out.printf("  \"%s\".\"%s\" %-12s %s rows, %d/%d chunks%s%n", window.window().schema(),
-                window.window().table(), window.state(), window.rowsText(), window.chunksDone(),
-                window.chunksPlanned(), window.error().map(error -> ": " + error).orElse(""));
+            out.printf("  %s %-12s %s rows, %d/%d chunks%s%n",
+                TableId.of(window.window().schema(), window.window().table()).quoted(), window.state(),
+                window.rowsText(), window.chunksDone(), window.chunksPlanned(),
+                window.error().map(error -> ": " + error).orElse(""));
         }
         out.println("Consumer groups:");
         for (ConsumerGroupStatus group : status.workers()) {

@@ -3,6 +3,7 @@ package io.tributary.launcher.run;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.IngestService;
+import io.tributary.ingest.capture.IngestState;
 import io.tributary.ingest.capture.publication.LiveGroupTables;
 import io.tributary.ingest.planner.PlannerConfig;
 import io.tributary.ingest.planner.SnapshotPlanner;
@@ -108,7 +109,8 @@ public final class Pipeline implements AutoCloseable {
                 kafkaStrings, new LiveGroupTables(storage.toPgEndpoint())));
             capture = Optional.of(ingest);
             ingest.start();
-            add(ingest, () -> ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()));
+            add(ingest, () -> ingest.state() == IngestState.FAILED
+                ? ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()) : Optional.empty());
         }
         if (role.parts().contains(Role.Part.PLANNER)) {
             SnapshotPlanner planner = SnapshotPlanner.create(
