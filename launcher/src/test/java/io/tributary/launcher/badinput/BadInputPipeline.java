@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -29,6 +31,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,6 +40,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -131,6 +137,25 @@ final class BadInputPipeline {
             executor.shutdownNow();
             executor.awaitTermination(60, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Raises Kafka's message size limits to {@code bytes}, as docs/deployment.md tells an operator to: the topics'
+     * {@code max.message.bytes} and the clients' {@code max.request.size} and {@code buffer.memory}.
+     */
+    void raiseKafkaLimits(int bytes) throws Exception {
+        List<AlterConfigOp> ops = List.of(new AlterConfigOp(
+            new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(bytes)), AlterConfigOp.OpType.SET));
+        Map<ConfigResource, Collection<AlterConfigOp>> alter = new HashMap<>();
+        for (String topic : List.of(topics.changes(), topics.snapshotRows(), topics.rows())) {
+            alter.put(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops);
+        }
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            admin.incrementalAlterConfigs(alter).all().get();
+        }
+        String yaml = Files.readString(config);
+        Files.writeString(config, yaml.replace("  partitions: " + PARTITIONS + "\n", "  partitions: " + PARTITIONS
+            + "\n  properties:\n    max.request.size: " + bytes + "\n    buffer.memory: " + 2L * bytes + "\n"));
     }
 
     /** Creates the topics the way {@code run} does, so poison can be put on them before the first run. */

@@ -1,6 +1,9 @@
 package io.tributary.launcher.run;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.launcher.inspect.BucketSnapshot;
 import io.tributary.source.catalog.SourceCatalog;
@@ -30,7 +33,9 @@ import java.util.TreeMap;
 /** Test side of convergence: what storage serves, and what the rules say it should serve. */
 public final class StorageContents {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+        .build()).build();
 
     /** A bucket as compared: its rows as a set, checksum and count. */
     public record Bucket(Set<BucketRow> rows, long checksum, long count) {
