@@ -22,14 +22,14 @@ final class Runs {
             : Long.parseLong(configured.trim());
     }
 
-    /** Fresh databases, topic prefix and slot on the shared services; logs under target/chaos/<name>. */
+    /** Fresh databases, topic prefix and slot on the shared services; logs under target/chaos/<name>-<slot>-<time>. */
     static RunEnvironment environment(TestServices services, String name) {
         PostgresDatabase source = services.newDatabase();
         PostgresDatabase storage = services.newDatabase();
         String slot = services.uniqueName("chaos");
+        Path directory = Path.of("target", "chaos", name + "-" + slot + "-" + System.currentTimeMillis() / 1000);
         return new RunEnvironment(services.kafkaBootstrapServers(), services.topicPrefix() + slot + ".",
-            endpoint(source), endpoint(storage), slot, Path.of("target", "chaos", name + "-" + slot),
-            PipelineSettings.repositoryJar());
+            endpoint(source), endpoint(storage), slot, directory, PipelineSettings.repositoryJar());
     }
 
     private static PgEndpoint endpoint(PostgresDatabase database) {

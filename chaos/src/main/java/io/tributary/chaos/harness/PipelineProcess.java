@@ -64,7 +64,7 @@ public final class PipelineProcess {
             Files.createDirectories(settings.logs());
             Path log = settings.logs().resolve(name + ".log");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+                .redirectOutput(log.toFile());
             builder.environment().clear();
             builder.environment().putAll(environment);
             return new PipelineProcess(name, role, builder.start(), log, port);
@@ -155,7 +155,7 @@ public final class PipelineProcess {
         }
     }
 
-    /** The last {@code lines} lines of its output (of every incarnation sharing the log file). */
+    /** The last {@code lines} lines of its output. */
     public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);

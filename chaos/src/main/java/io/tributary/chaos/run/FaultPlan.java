@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The faults of one run, drawn from its seed: in each phase, one {@code kill -9} of every role in random order,
- * plus {@code extra} random faults (kills of any role, added and removed processes), at random delays within the
- * phase's window.
+ * The faults of one run, drawn from its seed: in each phase, one {@code kill -9} of every role in random order; a
+ * rebalance, that is one more process of a random role during the snapshot and the removal (SIGTERM) of one of
+ * that role's processes while streaming; plus {@code extra} random faults (kills of any role, added and removed
+ * processes). Each fires at a random delay within its phase's window.
  *
  * @param faults the faults, by phase, then delay
  */
@@ -41,6 +42,11 @@ public record FaultPlan(List<Fault> faults) {
                 faults.add(new Fault(phase, within(random, window), FaultKind.KILL, role, downFor(random)));
             }
         }
+        ProcessRole rebalanced = ProcessRole.values()[random.nextInt(ProcessRole.values().length)];
+        faults.add(new Fault(Phase.SNAPSHOT, within(random, snapshotWindow), FaultKind.ADD, rebalanced,
+            Duration.ZERO));
+        faults.add(new Fault(Phase.STREAMING, within(random, streamingWindow), FaultKind.REMOVE, rebalanced,
+            Duration.ZERO));
         for (int i = 0; i < extra; i++) {
             Phase phase = random.nextInt(3) == 0 ? Phase.SNAPSHOT : Phase.STREAMING;
             Duration window = phase == Phase.SNAPSHOT ? snapshotWindow : streamingWindow;

@@ -39,11 +39,11 @@ public record RunSettings(long seed, WorkloadSchema schema, WorkloadSettings wor
         }
     }
 
-    /** The CI profile: small data, about a minute of writes, a kill of every role in both phases and two more. */
+    /** The CI profile: small data, a minute of writes after the snapshot, 11 faults (see {@link FaultPlan}). */
     public static RunSettings quick(long seed) {
         return new RunSettings(seed, new WorkloadSchema(24, 1_200, 800),
             new WorkloadSettings(seed, 3, 40, true), 4, 150, scale(1, 2, 2, 2),
-            FaultPlan.random(seed, Duration.ofSeconds(25), Duration.ofSeconds(45), 2), Duration.ofSeconds(60),
+            FaultPlan.random(seed, Duration.ofSeconds(25), Duration.ofSeconds(45), 1), Duration.ofSeconds(60),
             Duration.ofMinutes(4), Duration.ofMinutes(3));
     }
 
@@ -51,7 +51,7 @@ public record RunSettings(long seed, WorkloadSchema schema, WorkloadSettings wor
     public static RunSettings soak(long seed) {
         return new RunSettings(seed, new WorkloadSchema(40, 4_000, 2_500),
             new WorkloadSettings(seed, 4, 80, true), 6, 250, scale(1, 2, 2, 2),
-            FaultPlan.random(seed, Duration.ofSeconds(20), Duration.ofSeconds(100), 6), Duration.ofSeconds(120),
+            FaultPlan.random(seed, Duration.ofSeconds(30), Duration.ofSeconds(100), 6), Duration.ofSeconds(120),
             Duration.ofMinutes(6), Duration.ofMinutes(4));
     }
 

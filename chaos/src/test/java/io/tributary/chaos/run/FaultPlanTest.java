@@ -22,9 +22,18 @@ class FaultPlanTest {
         FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 0);
 
         for (Phase phase : Phase.values()) {
-            assertThat(plan.of(phase)).extracting(Fault::role).containsExactlyInAnyOrder(ProcessRole.values());
-            assertThat(plan.of(phase)).extracting(Fault::kind).containsOnly(FaultKind.KILL);
+            assertThat(plan.of(phase)).filteredOn(f -> f.kind() == FaultKind.KILL).extracting(Fault::role)
+                .containsExactlyInAnyOrder(ProcessRole.values());
         }
+    }
+
+    @Test
+    void aProcessAddedDuringTheSnapshotIsRemovedWhileStreaming() {
+        FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 0);
+
+        Fault added = plan.of(Phase.SNAPSHOT).stream().filter(f -> f.kind() == FaultKind.ADD).findFirst().orElseThrow();
+        assertThat(plan.of(Phase.STREAMING)).filteredOn(f -> f.kind() == FaultKind.REMOVE).extracting(Fault::role)
+            .containsExactly(added.role());
     }
 
     @Test
