@@ -92,7 +92,7 @@ public final class SnapshotProgress {
 
     /**
      * Records a window that failed before it could be planned (e.g. a table without a usable key), so it is
-     * visible and not planned again until someone asks for a new snapshot of it.
+     * visible; it is opened and finished in one instant ({@link WindowProgress#failedBeforePlanning()}).
      */
     public static void recordFailure(Connection connection, WindowKey window, SnapshotPriority priority,
                                      String error) throws SQLException {

@@ -39,6 +39,15 @@ public record WindowProgress(WindowKey window, WindowState state, SnapshotPriori
         }
     }
 
+    /**
+     * Whether the window FAILED the moment it was opened ({@link SnapshotProgress#recordFailure}: the table could
+     * not be described, e.g. it has no key or a column of an unsupported type), rather than while it was planned
+     * or read.
+     */
+    public boolean failedBeforePlanning() {
+        return state == WindowState.FAILED && chunksPlanned == 0 && finishedAt.equals(Optional.of(startedAt));
+    }
+
     /** {@code rowsDone/~rowsEstimated}, e.g. {@code 5480000/~7880678}. */
     public String rowsText() {
         return rowsDone + "/~" + rowsEstimated;
