@@ -1,5 +1,7 @@
 package io.tributary.ingest.planner;
 
+import io.tributary.source.catalog.SourceCatalog;
+import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.storage.progress.SnapshotChunks;
 import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.SnapshotPriority;
@@ -49,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *   <li>moves the remaining tasks of a window planned for reprocessing to the active queue once an ACTIVE group
  *       needs its table;</li>
  *   <li>plans the needed tables that have no window: a DONE window is never re-planned, nor a FAILED one (see
- *       {@link #resnapshot(TableId, TaskPriority)}).</li>
+ *       {@link #resnapshot(TableId, TaskPriority)}), except a table that could not be described (no key, a column
+ *       of an unsupported type) and can be now: someone fixed it, so it gets a new window.</li>
  * </ul>
  * Rounds are serialized; the planner is thread-safe.
  */
@@ -117,6 +120,7 @@ public final class SnapshotPlanner implements AutoCloseable {
                 latest.put(TableId.of(window.window().schema(), window.window().table()), window);
             }
             Map<TableId, TaskPriority> toPlan = new LinkedHashMap<>();
+            SourceCatalog catalog = new SourceCatalog(src);
             int promoted = 0;
             for (WindowProgress window : latest.values()) {
                 if (window.state() == WindowState.PLANNING) {
@@ -126,7 +130,7 @@ public final class SnapshotPlanner implements AutoCloseable {
             for (Map.Entry<TableId, TaskPriority> entry : needed.entrySet()) {
                 Optional<WindowProgress> window = Optional.ofNullable(latest.get(entry.getKey()))
                     .flatMap(w -> reload(store, w));
-                if (window.isEmpty()) {
+                if (window.isEmpty() || fixedSinceItFailed(catalog, entry.getKey(), window.get())) {
                     toPlan.put(entry.getKey(), entry.getValue());
                 } else if (window.get().state().isOpen() && entry.getValue() == TaskPriority.ACTIVE_SNAPSHOT
                     && window.get().priority() != SnapshotPriority.ACTIVE_SNAPSHOT) {
@@ -181,6 +185,22 @@ public final class SnapshotPlanner implements AutoCloseable {
             chunks += outcome.chunks();
         }
         return new WindowPlanning.Outcome(opened, failed, chunks);
+    }
+
+    /** Whether {@code window} failed because its table could not be described, and it can be now. */
+    private static boolean fixedSinceItFailed(SourceCatalog catalog, TableId table, WindowProgress window)
+        throws SQLException {
+        if (!window.failedBeforePlanning()) {
+            return false;
+        }
+        try {
+            catalog.describe(table);
+        } catch (SourceSchemaException e) {
+            return false;
+        }
+        LOG.info("{} can be replicated now (window {} failed: {}); planning a new snapshot", table.quoted(),
+            window.window().windowId(), window.error().orElse(""));
+        return true;
     }
 
     /** The window as it is now: empty if it was discarded by {@link #resume}. */

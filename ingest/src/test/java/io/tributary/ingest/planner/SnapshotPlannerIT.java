@@ -236,6 +236,28 @@ class SnapshotPlannerIT {
     }
 
     @Test
+    void aTableWithoutAKeyIsPlannedOnceItHasOne(TestServices services) throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        createTables(f);
+        TableId logbook = TableId.of("tenant_a", "logbook");
+        f.source.execute("CREATE TABLE tenant_a.logbook (id int NOT NULL, line text)");
+        f.group(GroupState.ACTIVE, "tenant_a.logbook");
+        try (SnapshotPlanner planner = f.planner(5000)) {
+            assertThat(planner.planOnce().failed()).isEqualTo(1);
+            WindowKey failed = f.window(logbook).window();
+            assertThat(planner.planOnce().didWork()).as("still no key: nothing planned, nothing failed again")
+                .isFalse();
+
+            f.source.execute("ALTER TABLE tenant_a.logbook ADD PRIMARY KEY (id)");
+            PlanReport report = planner.planOnce();
+
+            assertThat(report.opened()).isEqualTo(1);
+            assertThat(f.window(logbook).window()).isNotEqualTo(failed);
+            assertThat(f.window(logbook).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        }
+    }
+
+    @Test
     void aFailedTableIsPlannedAgainOnlyWhenAskedTo(TestServices services) throws Exception {
         PlannerFixture f = new PlannerFixture(services);
         createTables(f);
