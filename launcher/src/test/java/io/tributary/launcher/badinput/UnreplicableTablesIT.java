@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Sync rules that read a table the pipeline cannot replicate as it is: the table's snapshot fails with an error
  * that names it and the fix ({@code tributary status} shows it), and every other table still converges with
- * checkpoints that cover the source.
+ * checkpoints that cover the source. Once fixed, the table is snapshotted and converges too.
  */
 @RealServices
 class UnreplicableTablesIT {
@@ -60,11 +60,29 @@ class UnreplicableTablesIT {
             .contains("Change the column's type, or leave the table out of the sync rules");
     }
 
+    @Test
+    void aTableThatIsGivenAPrimaryKeyIsSnapshottedAndConvergesOnTheNextRun(TestServices services) throws Exception {
+        BadInputPipeline pipeline = deployed(services, "CREATE TABLE public.audit_log (id int NOT NULL, note text)",
+            "INSERT INTO public.audit_log SELECT i, 'n' || i FROM generate_series(1, 20) i", "audit_log");
+        assertThat(pipeline.runUntilCaughtUp().code()).isZero();
+        pipeline.source.execute("ALTER TABLE public.audit_log ADD PRIMARY KEY (id)",
+            "INSERT INTO public.audit_log SELECT i, 'm' || i FROM generate_series(21, 30) i");
+
+        Result run = pipeline.runUntilCaughtUp();
+
+        assertThat(run.code()).as(run.out()).isZero();
+        pipeline.assertServes(pipeline.expected(rulesAlsoReading("audit_log")));
+        assertThat(pipeline.status().out()).contains("\"public\".\"audit_log\" DONE");
+    }
+
+    private static String rulesAlsoReading(String table) {
+        return SampleDataset.syncRules() + "  broken:\n    data:\n      - SELECT * FROM " + table + "\n";
+    }
+
     /** The sample plus {@code table} made by {@code ddl} and {@code insert}, with rules that also read it. */
     private BadInputPipeline deployed(TestServices services, String ddl, String insert, String table)
         throws Exception {
-        String rules = SampleDataset.syncRules() + "  broken:\n    data:\n      - SELECT * FROM " + table + "\n";
-        BadInputPipeline pipeline = BadInputPipeline.create(services, dir, rules);
+        BadInputPipeline pipeline = BadInputPipeline.create(services, dir, rulesAlsoReading(table));
         try (Connection c = pipeline.source.connect()) {
             DATA.load(c);
         }
