@@ -161,6 +161,7 @@ final class WorkerLoop implements Runnable {
             LOG.error("Undecodable task sent to {}: {}", deadLetterTopic, e.getMessage());
             producer.send(DeadLetters.record(deadLetterTopic, record, STAGE, e));
             producer.flush();
+            finishSettled(true);
             commit(record);
             return;
         }
