@@ -23,7 +23,7 @@ class ChaosQuickIT {
         RunReport report = new ChaosRun(Runs.environment(services, "quick"), RunSettings.quick(seed),
             Runs::print).execute();
 
-        assertThat(report.faults()).as(report.summary()).hasSizeGreaterThanOrEqualTo(8);
+        assertThat(report.applied()).as(report.summary()).isGreaterThanOrEqualTo(9);
         assertThat(report.checkpoints()).as(report.summary()).isPositive();
         assertThat(report.clean()).as(report.summary()).isTrue();
     }

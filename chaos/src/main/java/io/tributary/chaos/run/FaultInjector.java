@@ -134,7 +134,7 @@ final class FaultInjector {
     private String kill(Fault fault) {
         Optional<PipelineProcess> victim = pipeline.pick(fault.role(), random);
         if (victim.isEmpty()) {
-            return "kill -9: no live " + fault.role().shortName();
+            return InjectedFault.SKIPPED + "kill -9: no live " + fault.role().shortName();
         }
         String what = victim.get().toString();
         pipeline.kill(victim.get());
@@ -149,7 +149,7 @@ final class FaultInjector {
 
     private String add(ProcessRole role) {
         if (pipeline.processes(role).size() >= MAX_PER_ROLE) {
-            return "add " + role.shortName() + ": skipped, " + MAX_PER_ROLE + " run already";
+            return InjectedFault.SKIPPED + "add " + role.shortName() + ": " + MAX_PER_ROLE + " run already";
         }
         return "add " + pipeline.start(role).name();
     }
@@ -157,7 +157,7 @@ final class FaultInjector {
     private String remove(ProcessRole role) {
         List<PipelineProcess> live = pipeline.processes(role);
         if (live.size() < 2) {
-            return "remove " + role.shortName() + ": skipped, only " + live.size() + " runs";
+            return InjectedFault.SKIPPED + "remove " + role.shortName() + ": only " + live.size() + " runs";
         }
         PipelineProcess victim = live.get(random.nextInt(live.size()));
         pipeline.stop(victim);
@@ -187,8 +187,8 @@ final class FaultInjector {
         return List.copyOf(crashes);
     }
 
-    /** How many planned faults did not fire (the run ended first). */
+    /** How many planned faults did not fire (the run ended first) or found nothing to act on. */
     synchronized int skipped() {
-        return plan.faults().size() - injected.size();
+        return plan.faults().size() - (int) injected.stream().filter(InjectedFault::applied).count();
     }
 }

@@ -14,11 +14,19 @@ import java.util.Objects;
  */
 public record InjectedFault(Duration at, Fault fault, String outcome, Phase hit) {
 
+    /** How the outcome of a fault that found nothing to act on starts, e.g. no second process to remove. */
+    public static final String SKIPPED = "skipped: ";
+
     public InjectedFault {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(fault, "fault");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(hit, "hit");
+    }
+
+    /** Whether it did something (it was not {@link #SKIPPED}). */
+    public boolean applied() {
+        return !outcome.startsWith(SKIPPED);
     }
 
     @Override

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
  *
  * @param seed        the run's seed (repeat it with {@code ./chaos.sh --seed N})
  * @param took        wall time
- * @param faults      faults injected
- * @param skipped     planned faults that did not fire
+ * @param faults      faults fired (see {@link InjectedFault#applied()})
+ * @param skipped     planned faults that did not fire or found nothing to act on
  * @param crashes     processes that exited on their own (restarted); each is a failure
  * @param workload    what the writers did
  * @param checkpoints checkpoints audited during the run
@@ -31,6 +31,11 @@ public record RunReport(long seed, Duration took, List<InjectedFault> faults, in
         mismatches = List.copyOf(mismatches);
     }
 
+    /** How many faults did something. */
+    public int applied() {
+        return (int) faults.stream().filter(InjectedFault::applied).count();
+    }
+
     /** No mismatch and no crash. */
     public boolean clean() {
         return mismatches.isEmpty() && crashes.isEmpty();
@@ -40,7 +45,7 @@ public record RunReport(long seed, Duration took, List<InjectedFault> faults, in
     public String summary() {
         StringBuilder out = new StringBuilder();
         out.append("chaos run seed=").append(seed).append(" took ").append(took.toSeconds()).append(" s: ")
-            .append(faults.size()).append(" faults (").append(skipped).append(" skipped), ")
+            .append(applied()).append(" faults (").append(skipped).append(" skipped), ")
             .append(crashes.size()).append(" crashes, ").append(checkpoints).append(" checkpoints audited, ")
             .append(mismatches.size()).append(" mismatches\n");
         out.append("  workload: ").append(workload).append('\n');
