@@ -1,0 +1,170 @@
+package io.tributary.chaos.infra;
+
+import io.tributary.chaos.check.Quiescence;
+import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.run.Phase;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroup;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * What a scenario's {@link InfraScenario#inject} sees: the pipeline, the storage (directly), the run's seeded
+ * random, waits for phases, and the record of faults it injected (each with the phase it hit). Used by the fault
+ * thread only.
+ */
+public final class FaultContext {
+
+    private static final Duration TICK = Duration.ofMillis(250);
+
+    private final Pipeline pipeline;
+    private final PgEndpoint storage;
+    private final Path directory;
+    private final Random random;
+    private final Consumer<String> log;
+    private final Runnable tick;
+    private final long startNanos = System.nanoTime();
+    private final List<InfraFault> injected = new ArrayList<>();
+    private volatile boolean stopping;
+
+    FaultContext(Pipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
+                 Runnable tick) {
+        this.pipeline = pipeline;
+        this.storage = storage;
+        this.directory = directory;
+        this.random = new Random(seed * 17 + 3);
+        this.log = log;
+        this.tick = tick;
+    }
+
+    public Pipeline pipeline() {
+        return pipeline;
+    }
+
+    /** The run's working directory (rules files, logs). */
+    public Path directory() {
+        return directory;
+    }
+
+    /** Drawn from the run's seed: the same seed makes the same choices. */
+    public Random random() {
+        return random;
+    }
+
+    /** Whether the run wants the faults to end (the scenario should bring its services back and return). */
+    public boolean stopping() {
+        return stopping;
+    }
+
+    void stop() {
+        stopping = true;
+    }
+
+    /** The phase the newest group is in now (SNAPSHOT until it is ACTIVE). */
+    public Phase phase() {
+        return newestGroup().filter(g -> g.state() == GroupState.ACTIVE).isPresent() ? Phase.STREAMING
+            : Phase.SNAPSHOT;
+    }
+
+    /** The newest group, if storage answers and one is deployed. */
+    public Optional<SyncRulesGroup> newestGroup() {
+        try {
+            return Quiescence.newestGroup(storage);
+        } catch (SQLException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Waits until a group is deployed and PROCESSING (its snapshot runs), then {@code delay} more.
+     *
+     * @return false if the run stops first
+     */
+    public boolean awaitSnapshotRunning(Duration delay) {
+        return awaitGroup(GroupState.PROCESSING) && pause(delay);
+    }
+
+    /**
+     * Waits until the newest group is ACTIVE (streaming), then {@code delay} more.
+     *
+     * @return false if the run stops first
+     */
+    public boolean awaitStreaming(Duration delay) {
+        return awaitGroup(GroupState.ACTIVE) && pause(delay);
+    }
+
+    private boolean awaitGroup(GroupState state) {
+        while (!stopping) {
+            if (newestGroup().filter(g -> g.state() == state).isPresent()) {
+                return true;
+            }
+            tick();
+        }
+        return false;
+    }
+
+    /**
+     * Waits {@code duration} (watching for crashes meanwhile).
+     *
+     * @return false if the run stopped meanwhile
+     */
+    public boolean pause(Duration duration) {
+        long until = System.nanoTime() + duration.toNanos();
+        while (!stopping && System.nanoTime() < until) {
+            tick();
+        }
+        return !stopping;
+    }
+
+    /** Waits {@code duration} even while stopping: for a service's down time, which must end with its return. */
+    public void hold(Duration duration) {
+        long until = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < until) {
+            tick();
+        }
+    }
+
+    private void tick() {
+        tick.run();
+        LockSupport.parkNanos(TICK.toNanos());
+    }
+
+    /** A random duration in {@code [min, max)}. */
+    public Duration between(Duration min, Duration max) {
+        return min.plusMillis((long) (random.nextDouble() * (max.toMillis() - min.toMillis())));
+    }
+
+    /**
+     * Records a fault injected just now.
+     *
+     * @param intended the phase it was meant for
+     * @param hit      the phase it hit, as {@link #phase()} read just before it
+     */
+    public void injected(String what, Phase intended, Phase hit) {
+        InfraFault fault = new InfraFault(Duration.ofNanos(System.nanoTime() - startNanos), intended, hit, what);
+        synchronized (injected) {
+            injected.add(fault);
+        }
+        log.accept("fault " + fault);
+    }
+
+    /** Every fault injected so far. */
+    public List<InfraFault> faults() {
+        synchronized (injected) {
+            return List.copyOf(injected);
+        }
+    }
+
+    /** Logs a line of the run. */
+    public void log(String line) {
+        log.accept(line);
+    }
+}

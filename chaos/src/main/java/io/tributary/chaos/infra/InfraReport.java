@@ -1,0 +1,58 @@
+package io.tributary.chaos.infra;
+
+import io.tributary.chaos.check.Mismatch;
+import io.tributary.chaos.harness.ProcessExit;
+import io.tributary.chaos.workload.WorkloadStats;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The outcome of one infrastructure scenario run.
+ *
+ * @param scenario    the scenario's name
+ * @param seed        the run's seed
+ * @param took        wall time
+ * @param faults      faults injected
+ * @param crashes     processes that exited on their own (restarted); each is a failure
+ * @param workload    what the writers did
+ * @param checkpoints checkpoints audited during the run
+ * @param mismatches  every mismatch of every check; a clean run has none
+ * @param logs        where the processes' logs are
+ */
+public record InfraReport(String scenario, long seed, Duration took, List<InfraFault> faults,
+                          List<ProcessExit> crashes, WorkloadStats workload, int checkpoints,
+                          List<Mismatch> mismatches, String logs) {
+
+    private static final int SHOWN_MISMATCHES = 30;
+
+    public InfraReport {
+        faults = List.copyOf(faults);
+        crashes = List.copyOf(crashes);
+        mismatches = List.copyOf(mismatches);
+    }
+
+    /** No mismatch and no crash. */
+    public boolean clean() {
+        return mismatches.isEmpty() && crashes.isEmpty();
+    }
+
+    /** A multi-line summary: scenario, seed, faults, workload, crashes with their log tails, first mismatches. */
+    public String summary() {
+        StringBuilder out = new StringBuilder();
+        out.append("infra scenario ").append(scenario).append(" seed=").append(seed).append(" took ")
+            .append(took.toSeconds()).append(" s: ").append(faults.size()).append(" faults, ").append(crashes.size())
+            .append(" crashes, ").append(checkpoints).append(" checkpoints audited, ").append(mismatches.size())
+            .append(" mismatches\n");
+        out.append("  workload: ").append(workload).append('\n');
+        faults.forEach(f -> out.append("  fault ").append(f).append('\n'));
+        crashes.forEach(c -> out.append("  CRASH ").append(c).append('\n'));
+        out.append(mismatches.stream().limit(SHOWN_MISMATCHES).map(m -> "  MISMATCH " + m)
+            .collect(Collectors.joining("\n")));
+        if (mismatches.size() > SHOWN_MISMATCHES) {
+            out.append("\n  ... and ").append(mismatches.size() - SHOWN_MISMATCHES).append(" more");
+        }
+        out.append("\n  logs: ").append(logs).append("\n  repeat with -Dchaos.seed=").append(seed);
+        return out.toString();
+    }
+}
