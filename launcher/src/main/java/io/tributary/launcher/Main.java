@@ -3,6 +3,7 @@ package io.tributary.launcher;
 import io.tributary.launcher.cli.BucketsCommand;
 import io.tributary.launcher.cli.DeployCommand;
 import io.tributary.launcher.cli.ExitCodes;
+import io.tributary.launcher.cli.ResnapshotCommand;
 import io.tributary.launcher.cli.RunCommand;
 import io.tributary.launcher.cli.StatusCommand;
 import io.tributary.launcher.config.ConfigException;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Command;
 /** The {@code tributary} command line. */
 @Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
     description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
-    subcommands = {RunCommand.class, DeployCommand.class, StatusCommand.class, BucketsCommand.class})
+    subcommands = {RunCommand.class, DeployCommand.class, StatusCommand.class, BucketsCommand.class,
+        ResnapshotCommand.class})
 public final class Main {
 
     private Main() {

@@ -1,0 +1,73 @@
+package io.tributary.launcher.cli;
+
+import io.tributary.ingest.planner.PlannerConfig;
+import io.tributary.ingest.planner.SnapshotPlanner;
+import io.tributary.launcher.config.ConfigException;
+import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.run.Pipeline;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.messages.TableId;
+import io.tributary.topics.messages.TaskPriority;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tributary resnapshot --config FILE SCHEMA TABLE}: snapshot one table again in a new window, e.g. once
+ * what failed its snapshot is fixed (a row too large for Kafka, a permission). The running pipeline reads it.
+ */
+@Command(name = "resnapshot", mixinStandardHelpOptions = true,
+    description = {
+        "Snapshot a table again in a new window (at the top priority), e.g. after fixing what failed its snapshot"
+            + " (tributary status shows why). Running workers read it; checkpoints of the groups that read the"
+            + " table wait for it.",
+        "Needs source.url, storage.url and kafka.bootstrap_servers."})
+public final class ResnapshotCommand implements Callable<Integer> {
+
+    @Mixin
+    private ConfigOption config;
+
+    @Parameters(index = "0", paramLabel = "SCHEMA", description = "the table's schema, exact case, unquoted")
+    private String schema;
+
+    @Parameters(index = "1", paramLabel = "TABLE", description = "the table's name, exact case, unquoted")
+    private String table;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        TributaryConfig settings = config.load();
+        if (settings.source().isEmpty() || settings.storage().isEmpty()
+            || settings.kafka().bootstrapServers().isEmpty()) {
+            throw new ConfigException(List.of("resnapshot needs source.url, storage.url and kafka.bootstrap_servers"
+                + " (or their TRIBUTARY_* variables): embedded services only live inside `tributary run`"));
+        }
+        TableId id = TableId.of(schema, table);
+        PrintWriter out = spec.commandLine().getOut();
+        try (Environment environment = Environment.start(settings);
+             SnapshotPlanner planner = SnapshotPlanner.create(PlannerConfig.of(environment.kafkaClientProperties(),
+                     Pipeline.topics(settings), Pipeline.layout(settings))
+                     .withChunkRows(settings.replication().snapshotChunkRows()),
+                 () -> Environment.connect(environment.source()), () -> Environment.connect(environment.storage()),
+                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables))) {
+            Optional<String> window = planner.resnapshot(id, TaskPriority.ACTIVE_SNAPSHOT);
+            if (window.isEmpty()) {
+                spec.commandLine().getErr().println("Not snapshotting " + id.quoted() + ": it has a snapshot in"
+                    + " progress already, or it is not a table of the source");
+                return ExitCodes.BAD_INPUT;
+            }
+            out.println("Snapshot of " + id.quoted() + " planned as window " + window.get()
+                + " (tributary status shows its progress)");
+            return ExitCodes.OK;
+        }
+    }
+}
