@@ -120,6 +120,11 @@ final class BadInputPipeline {
         return command("status", "--config", config.toString());
     }
 
+    /** {@code tributary resnapshot --config ... SCHEMA TABLE}. */
+    Result resnapshot(String schema, String table) throws Exception {
+        return command("resnapshot", "--config", config.toString(), schema, table);
+    }
+
     private static Result command(String... args) throws Exception {
         StringWriter out = new StringWriter();
         ExecutorService executor = Executors.newSingleThreadExecutor();

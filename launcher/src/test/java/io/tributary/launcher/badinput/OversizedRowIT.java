@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 50 MB row, more than a Kafka message may hold with the default limits. Snapshotted, it fails its table's
- * snapshot (every other table converges); streamed, it stops ingest, because skipping it would serve a stale row
- * forever: the error names the row and the limits to raise, and once they are raised everything converges.
+ * snapshot (every other table converges; raise the limits and {@code tributary resnapshot} it); streamed, it
+ * stops ingest, because skipping it would serve a stale row forever: the error names the row and the limits to
+ * raise, and once they are raised everything converges.
  */
 @RealServices
 class OversizedRowIT {
@@ -42,6 +43,23 @@ class OversizedRowIT {
         assertThat(run.code()).as(run.out()).isZero();
         assertServesAllButBlobs(pipeline);
         assertThat(pipeline.status().out()).contains("\"public\".\"blobs\" FAILED").contains("max.request.size");
+    }
+
+    @Test
+    void aTableWhoseSnapshotFailedOnAFiftyMegabyteRowConvergesOnceTheLimitsAreRaisedAndItIsResnapshotted(
+        TestServices services) throws Exception {
+        BadInputPipeline pipeline = deployed(services);
+        pipeline.source.execute("INSERT INTO public.blobs VALUES (7, " + FIFTY_MB + ")");
+        assertThat(pipeline.runUntilCaughtUp().code()).isZero();
+        pipeline.raiseKafkaLimits(64 * 1024 * 1024);
+
+        Result resnapshot = pipeline.resnapshot("public", "blobs");
+        Result run = pipeline.runUntilCaughtUp();
+
+        assertThat(resnapshot.code()).as(resnapshot.out()).isZero();
+        assertThat(resnapshot.out()).contains("Snapshot of \"public\".\"blobs\" planned as window");
+        assertThat(run.code()).as(run.out()).isZero();
+        pipeline.assertServes(pipeline.expected(RULES));
     }
 
     @Test
