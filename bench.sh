@@ -6,9 +6,22 @@
 #   ./bench.sh --only A,bloated      a subset (B A C DBZ R M E L D S, or their names; see --help)
 #   ./bench.sh --repeat 3            the median of 3 runs per configuration
 #   ./bench.sh --help
+# The bench runs on a private copy of the Tributary jars and classes taken at start, so a module installed into
+# ~/.m2 while it runs (other work in the same tree) cannot swap classes under it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
 mvn -o -q -pl bench compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2
-exec java ${TRIBUTARY_BENCH_JAVA_OPTS:-} -cp "bench/target/classes:$(cat bench/target/classpath.txt)" \
-    io.tributary.bench.Bench "$@"
+snapshot="$(mktemp -d "${TMPDIR:-/tmp}/tributary-bench-jars.XXXXXX")"
+trap 'rm -rf "$snapshot"' EXIT
+cp -r bench/target/classes "$snapshot/classes"
+classpath="$snapshot/classes"
+IFS=":" read -r -a jars < bench/target/classpath.txt || true  # no newline at the end: read returns 1
+for jar in "${jars[@]}"; do
+    if [[ "$jar" == */io/tributary/* ]]; then
+        cp "$jar" "$snapshot/"
+        jar="$snapshot/$(basename "$jar")"
+    fi
+    classpath="$classpath:$jar"
+done
+java ${TRIBUTARY_BENCH_JAVA_OPTS:-} -cp "$classpath" io.tributary.bench.Bench "$@"
