@@ -14,8 +14,9 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 /**
  * The one place that decides what a capture failure means: another process reads the slot (stand by), a setup or
  * data problem someone must fix (stop; a change too large for Kafka is one: it would fail
- * again on every restart), a SQL failure as {@link SqlErrors} classifies it, or anything else
- * (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
+ * again on every restart), a SQL failure as {@link SqlErrors} classifies it (except "replication slot already
+ * exists": Debezium creates the slot when reading it failed, e.g. on a dropped connection, so a restart finds it),
+ * or anything else (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
  */
 public final class Failures {
 
@@ -30,6 +31,9 @@ public final class Failures {
     }
 
     private static final Pattern SLOT_ACTIVE = Pattern.compile("replication slot \"[^\"]*\" is active for PID (\\d+)");
+    /** Debezium creates the slot when reading its info failed, e.g. because the connection dropped. */
+    private static final Pattern SLOT_EXISTS = Pattern.compile("replication slot \"[^\"]*\" already exists");
+    private static final String DUPLICATE_OBJECT = "42710";
 
     private Failures() {
     }
@@ -44,6 +48,10 @@ public final class Failures {
                 || t instanceof EncodingException || t instanceof TopicMismatchException
                 || t instanceof RecordTooLargeException) {
                 return Verdict.FATAL;
+            }
+            if (t instanceof SQLException sql && DUPLICATE_OBJECT.equals(sql.getSQLState()) && sql.getMessage() != null
+                && SLOT_EXISTS.matcher(sql.getMessage()).find()) {
+                return Verdict.RETRIABLE;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null && !sql.getSQLState().isEmpty()) {
                 return SqlErrors.classify(sql).isRetriable() ? Verdict.RETRIABLE : Verdict.FATAL;

@@ -46,6 +46,13 @@ class FailuresTest {
     }
 
     @Test
+    void anExistingSlotDebeziumTriedToCreateAfterAConnectionDropIsRetriable() {
+        assertThat(Failures.classify(new RuntimeException("Creation of replication slot failed",
+            new SQLException("ERROR: replication slot \"chaos_1\" already exists", "42710"))))
+            .isEqualTo(Failures.Verdict.RETRIABLE);
+    }
+
+    @Test
     void aChangeTooLargeForKafkaIsFatalBecauseEveryRestartWouldFailOnIt() {
         assertThat(Failures.classify(new ChangesDeliveryException("not acknowledged",
             new RecordTooLargeException("The message is 52429049 bytes")))).isEqualTo(Failures.Verdict.FATAL);
