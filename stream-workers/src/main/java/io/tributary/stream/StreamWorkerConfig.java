@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -30,6 +31,22 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
     public static final Set<String> OWNED_SETTINGS = Set.of(StreamsConfig.APPLICATION_ID_CONFIG,
         StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.STATE_DIR_CONFIG,
         StreamsConfig.NUM_STREAM_THREADS_CONFIG);
+
+    /**
+     * Defaults this record adds under {@link #kafka()} (which may override them), tuned for throughput on one
+     * partition task's two inputs:
+     * <ul>
+     *   <li>{@code max.task.idle.ms = -1}: a task processes whichever input has records, without aligning the two
+     *       inputs by timestamp; the merge gives the same {@code rows} for any interleaving of its inputs, and the
+     *       alignment check costs time on every record while one input ({@code changes} during a snapshot) is
+     *       empty;</li>
+     *   <li>{@code producer.batch.size = 512 KiB}: fewer, larger produce requests to {@code rows} (the default
+     *       16 KiB holds ~25 rows of 500 B).</li>
+     * </ul>
+     */
+    public static final Map<String, Object> TUNED_DEFAULTS = Map.of(
+        StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED,
+        StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 512 * 1024);
 
     /** The suffix of the application id after the topic prefix. */
     public static final String APPLICATION_SUFFIX = "stream-workers";
@@ -71,11 +88,15 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
         return topics.prefix() + APPLICATION_SUFFIX;
     }
 
-    /** The complete Kafka Streams properties: {@link #kafka()} plus the settings this record owns. */
+    /**
+     * The complete Kafka Streams properties: {@link #TUNED_DEFAULTS}, then {@link #kafka()}, then the settings this
+     * record owns.
+     */
     public Properties streamsProperties() {
         Properties properties = new Properties();
         properties.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class.getName());
         properties.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class.getName());
+        properties.putAll(TUNED_DEFAULTS);
         properties.putAll(kafka);
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId());
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

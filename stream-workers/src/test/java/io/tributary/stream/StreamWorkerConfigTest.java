@@ -25,6 +25,17 @@ class StreamWorkerConfigTest {
     }
 
     @Test
+    void tunedDefaultsApplyUnlessTheKafkaSettingsOverrideThem() {
+        Properties defaults = new StreamWorkerConfig(KAFKA, NAMES, Path.of("state"), 1).streamsProperties();
+        Properties overridden = new StreamWorkerConfig(Map.of("bootstrap.servers", "b:9092",
+            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L), NAMES, Path.of("state"), 1).streamsProperties();
+
+        assertThat(defaults.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
+        assertThat(defaults.get("producer.batch.size")).isEqualTo(512 * 1024);
+        assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(0L);
+    }
+
+    @Test
     void applicationIdIsTheTopicPrefixFollowedByStreamWorkers() {
         StreamWorkerConfig config = new StreamWorkerConfig(KAFKA, NAMES, Path.of("state"), 1);
 

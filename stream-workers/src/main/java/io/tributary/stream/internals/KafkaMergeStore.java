@@ -33,8 +33,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * bounded steps (a 10M-key table would not fit in one transaction), resuming from the markers after a restart.
  * The merge never reads a released generation again, so the pace of deletion is invisible to it.
  *
- * <p>Decoded partition and table states are cached in memory; the cache lives as long as this object, which the
- * processor creates in {@code init} (so a task re-initialized after a failure starts from its restored stores).
+ * <p>Decoded partition, table and chunk states are cached in memory; the cache lives as long as this object, which
+ * the processor creates in {@code init} (so a task re-initialized after a failure starts from its restored stores).
  *
  * <p>Not thread-safe: used by its task's stream thread only.
  */
@@ -42,11 +42,17 @@ public final class KafkaMergeStore implements MergeStore {
 
     /** Decoded table states kept in memory (the store stays the truth; the cache is dropped when full). */
     private static final int MAX_CACHED_TABLES = 10_000;
+    /** Decoded chunk states kept in memory, likewise (every snapshot row reads its chunk's state). */
+    private static final int MAX_CACHED_CHUNKS = 10_000;
+
+    private record ChunkKey(TableId table, String chunkId) {
+    }
 
     private final KeyValueStore<Bytes, byte[]> state;
     private final KeyValueStore<Bytes, byte[]> keys;
     private final Deque<StoreKeys.Release> releases = new ArrayDeque<>();
     private final Map<TableId, Optional<TableState>> tables = new HashMap<>();
+    private final Map<ChunkKey, Optional<ChunkState>> chunks = new HashMap<>();
     private Optional<PartitionState> partition = Optional.empty();
     private Optional<Bytes> releaseCursor = Optional.empty();
 
@@ -103,13 +109,29 @@ public final class KafkaMergeStore implements MergeStore {
 
     @Override
     public Optional<ChunkState> chunk(TableId table, String chunkId) {
+        ChunkKey key = new ChunkKey(table, chunkId);
+        Optional<ChunkState> cached = chunks.get(key);
+        if (cached != null) {
+            return cached;
+        }
         byte[] bytes = state.get(StoreKeys.chunk(table, chunkId));
-        return bytes == null ? Optional.empty() : Optional.of(StateCodec.decodeChunk(chunkId, bytes));
+        Optional<ChunkState> found = bytes == null
+            ? Optional.empty() : Optional.of(StateCodec.decodeChunk(chunkId, bytes));
+        remember(key, found);
+        return found;
     }
 
     @Override
     public void putChunk(TableId table, ChunkState chunk) {
         state.put(StoreKeys.chunk(table, chunk.chunkId()), StateCodec.encode(chunk));
+        remember(new ChunkKey(table, chunk.chunkId()), Optional.of(chunk));
+    }
+
+    private void remember(ChunkKey key, Optional<ChunkState> found) {
+        if (chunks.size() >= MAX_CACHED_CHUNKS && !chunks.containsKey(key)) {
+            chunks.clear();
+        }
+        chunks.put(key, found);
     }
 
     @Override

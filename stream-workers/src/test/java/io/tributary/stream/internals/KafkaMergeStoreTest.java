@@ -43,6 +43,19 @@ class KafkaMergeStoreTest {
     }
 
     @Test
+    void chunkStateReadBeforeAPutReadsTheNewStateAfterIt() {
+        KafkaMergeStore store = new KafkaMergeStore(state, keys);
+        assertThat(store.chunk(ITEMS, "w#0")).isEmpty();
+
+        store.putChunk(ITEMS, ChunkState.first("w#0", 1));
+        store.putChunk(ITEMS, ChunkState.first("w#0", 1).withAttempt(2));
+
+        assertThat(store.chunk(ITEMS, "w#0")).contains(ChunkState.first("w#0", 1).withAttempt(2));
+        assertThat(new KafkaMergeStore(state, keys).chunk(ITEMS, "w#0"))
+            .contains(ChunkState.first("w#0", 1).withAttempt(2));
+    }
+
+    @Test
     void releaseDeletesOnlyItsGenerationInBoundedSteps() {
         KafkaMergeStore store = new KafkaMergeStore(state, keys);
         for (int id = 0; id < 250; id++) {
