@@ -1,16 +1,17 @@
 package io.tributary.writer.apply;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
 /**
  * Writes ops into {@code bucket_data} with {@code COPY ... FROM STDIN} (text format), in the caller's transaction.
- * Stateless and thread-safe; the connection is not.
+ * Each line is encoded straight into one reused byte buffer (UTF-8, COPY text escaping), which is handed to the
+ * driver in chunks of about {@value #CHUNK} bytes. Stateless and thread-safe; the connection is not.
  */
 final class OpCopy {
 
@@ -25,34 +26,17 @@ final class OpCopy {
     static void write(Connection connection, long groupId, List<BucketOp> ops, long[] opIds) throws SQLException {
         CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(SQL);
         try {
-            ByteArrayOutputStream buffer = new ByteArrayOutputStream(CHUNK + 4096);
-            StringBuilder line = new StringBuilder(256);
-            String group = Long.toString(groupId);
+            Lines lines = new Lines(CHUNK + 4096);
+            byte[] group = Long.toString(groupId).getBytes(StandardCharsets.US_ASCII);
             for (int i = 0; i < ops.size(); i++) {
-                BucketOp op = ops.get(i);
-                line.setLength(0);
-                line.append(group).append('\t');
-                escape(line, op.bucket());
-                line.append('\t').append(opIds[i]).append('\t').append(op.kind().code()).append('\t');
-                escape(line, op.table());
-                line.append('\t');
-                escape(line, op.rowId());
-                line.append('\t').append(op.checksum()).append('\t');
-                if (op.data().isPresent()) {
-                    escape(line, op.data().get());
-                } else {
-                    line.append("\\N");
-                }
-                line.append('\n');
-                byte[] bytes = line.toString().getBytes(StandardCharsets.UTF_8);
-                buffer.write(bytes, 0, bytes.length);
-                if (buffer.size() >= CHUNK) {
-                    copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
-                    buffer.reset();
+                line(lines, group, ops.get(i), opIds[i]);
+                if (lines.size >= CHUNK) {
+                    copy.writeToCopy(lines.bytes, 0, lines.size);
+                    lines.size = 0;
                 }
             }
-            if (buffer.size() > 0) {
-                copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
+            if (lines.size > 0) {
+                copy.writeToCopy(lines.bytes, 0, lines.size);
             }
             copy.endCopy();
         } finally {
@@ -60,6 +44,29 @@ final class OpCopy {
                 copy.cancelCopy();
             }
         }
+    }
+
+    private static void line(Lines out, byte[] group, BucketOp op, long opId) {
+        out.raw(group);
+        out.tab();
+        out.text(op.bucket());
+        out.tab();
+        out.ascii(Long.toString(opId));
+        out.tab();
+        out.ascii(Integer.toString(op.kind().code()));
+        out.tab();
+        out.text(op.table());
+        out.tab();
+        out.text(op.rowId());
+        out.tab();
+        out.ascii(Long.toString(op.checksum()));
+        out.tab();
+        if (op.data().isPresent()) {
+            out.text(op.data().get());
+        } else {
+            out.ascii("\\N");
+        }
+        out.newline();
     }
 
     /** COPY text format: backslash, tab, newline and carriage return are escaped. */
@@ -81,12 +88,58 @@ final class OpCopy {
     }
 
     private static boolean needsEscape(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
-                return true;
+        return value.indexOf('\\') >= 0 || value.indexOf('\t') >= 0 || value.indexOf('\n') >= 0
+            || value.indexOf('\r') >= 0;
+    }
+
+    /** A growable buffer of COPY text lines. */
+    private static final class Lines {
+
+        private byte[] bytes;
+        private int size;
+
+        Lines(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        void tab() {
+            room(1);
+            bytes[size++] = '\t';
+        }
+
+        void newline() {
+            room(1);
+            bytes[size++] = '\n';
+        }
+
+        /** {@code value}, known to be ASCII without characters to escape. */
+        void ascii(String value) {
+            room(value.length());
+            for (int i = 0; i < value.length(); i++) {
+                bytes[size++] = (byte) value.charAt(i);
             }
         }
-        return false;
+
+        /** {@code value} as UTF-8, escaped for COPY text. */
+        void text(String value) {
+            if (needsEscape(value)) {
+                StringBuilder escaped = new StringBuilder(value.length() + 16);
+                escape(escaped, value);
+                value = escaped.toString();
+            }
+            raw(value.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void raw(byte[] value) {
+            room(value.length);
+            System.arraycopy(value, 0, bytes, size, value.length);
+            size += value.length;
+        }
+
+        private void room(int more) {
+            if (size + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            }
+        }
     }
 }

@@ -89,6 +89,16 @@ final class Committer implements Runnable {
         }
     }
 
+    /** Whether no batch is queued or being committed, in any partition: the committer would wait for work. */
+    boolean idle() {
+        lock.lock();
+        try {
+            return inFlight == null && queues.values().stream().allMatch(ArrayDeque::isEmpty);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Drops the queued batches of assignments that ended and waits up to {@code wait} (in total) for an in-flight
      * commit of theirs, so a graceful hand-over commits what it can. (A commit that outlives the wait is harmless:

@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * token bumped) and the consumer seeks to the stored offset; records below it are skipped. Offsets are also
  * committed to Kafka after the storage commits (asynchronously, best effort) so lag-based autoscalers see progress.
  *
+ * <p>Batching: a partition's batch goes to the committer when it is complete, or earlier, unfinished, when the
+ * committer has nothing else to do; while the committer is busy, batches grow (fewer, larger transactions).
+ *
  * <p>Backpressure: each partition has at most {@code queuedBatches} batches waiting for the committer plus one
  * complete batch and the rest of one poll staged here; beyond that the partition is paused, and resumed once it
  * has room. A partition waiting for the aligned-barrier gate therefore only pauses itself.
@@ -208,7 +211,7 @@ public final class WriterLoop implements Runnable {
                 state.ready = Optional.of(state.builder.take());
             }
         }
-        if (state.ready.isEmpty() && !state.builder.isEmpty() && committer.queued(state) == 0) {
+        if (state.ready.isEmpty() && !state.builder.isEmpty() && committer.idle()) {
             committer.submit(state, state.builder.take());
         }
         boolean full = state.ready.isPresent() || !state.staged.isEmpty();

@@ -1,0 +1,50 @@
+package io.tributary.writer.consume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.postgres.LazyConnection;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.postgres.Retrier;
+import io.tributary.postgres.RetryPolicy;
+import io.tributary.postgres.StopSignal;
+import io.tributary.writer.apply.BatchApplier;
+import io.tributary.writer.apply.PreparedBatch;
+import io.tributary.writer.checkpoint.SealGate;
+import io.tributary.writer.internals.WriterCounters;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/** The committer's queue bookkeeping, without running its thread (no storage is touched). */
+class CommitterTest {
+
+    private final Committer committer = new Committer(new BatchApplier(1), new SealGate(1, 2),
+        new LazyConnection(new PgEndpoint("jdbc:postgresql://localhost:1/none", "nobody", "")),
+        Retrier.of(RetryPolicy.of(Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)), new StopSignal()),
+        new WriterCounters(), Duration.ofMillis(20));
+
+    @Test
+    void committerWithABatchQueuedInAnyPartitionIsNotIdle() {
+        PartitionState first = state(0);
+        PartitionState second = state(1);
+        assertThat(committer.idle()).isTrue();
+
+        committer.submit(first, batch(0));
+
+        assertThat(committer.idle()).isFalse();
+        assertThat(committer.queued(first)).isEqualTo(1);
+        assertThat(committer.queued(second)).isZero();
+    }
+
+    private static PartitionState state(int partition) {
+        return new PartitionState(new TopicPartition("rows", partition), 1,
+            new PartitionClaim(partition, 1, 0, 0, -1), 10);
+    }
+
+    private static PreparedBatch batch(int partition) {
+        return new PreparedBatch(partition, 0, 1, List.of(), List.of(), Optional.empty(), Optional.empty(),
+            List.of(), 1);
+    }
+}
