@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class Pipeline implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
-    private static final Duration SUPERVISOR_INTERVAL = Duration.ofSeconds(2);
+    /** How often storage checks its writers and moves groups through their lifecycle (first checkpoint to ACTIVE). */
+    private static final Duration SUPERVISOR_INTERVAL = Duration.ofMillis(500);
     /** Snapshot-task partitions per priority class: the most snapshot workers that can read at once. */
     private static final int TASK_PARTITIONS_PER_PRIORITY = 8;
 
