@@ -68,9 +68,9 @@ class InfraScenariosIT {
         PgEndpoint storage = InfraRuns.newDatabase(services);
         RunEnvironment environment = InfraRuns.environment(services, directory, services.kafkaBootstrapServers(),
             InfraRuns.newDatabase(services), storage);
-        try (SlowStorageScenario scenario = new SlowStorageScenario(storage)) {
+        try (SlowStorageScenario scenario = new SlowStorageScenario(storage, seed)) {
             InfraReport report = new InfraRun(environment, settings(seed), scenario, InfraRuns::print).execute();
-            InfraRuns.assertClean(report, 2);
+            InfraRuns.assertClean(report, 4);
             assertThat(scenario.bytesForwarded()).as(report.summary()).isPositive();
         }
     }

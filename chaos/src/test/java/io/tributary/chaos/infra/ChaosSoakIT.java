@@ -1,0 +1,101 @@
+package io.tributary.chaos.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.chaos.run.RunEnvironment;
+import io.tributary.chaos.services.RestartableKafka;
+import io.tributary.chaos.services.RestartablePostgres;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The soak profile of the infrastructure scenarios, run by {@code ./chaos.sh} next to the process-fault soak (it
+ * has the same class name in its own package, so the pom's soak exclusion and {@code -Dit.test=ChaosSoakIT} cover
+ * both): rounds cycle through the five scenarios with seeds {@code seed, seed + 1, ...} until
+ * {@code -Dchaos.minutes} are used up, and fail unless every round is clean.
+ */
+@RealServices
+class ChaosSoakIT {
+
+    private static final List<String> SCENARIOS = List.of("kafka-restart", "storage-restart", "source-connections",
+        "slow-storage", "redeploy");
+
+    @Test
+    void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
+        long seed = InfraRuns.seed();
+        Duration budget = Duration.ofMinutes(Long.parseLong(System.getProperty("chaos.minutes", "30").trim()));
+        long deadline = System.nanoTime() + budget.toNanos();
+        List<InfraReport> reports = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (int round = 0; round == 0 || System.nanoTime() < deadline; round++) {
+            String scenario = SCENARIOS.get(round % SCENARIOS.size());
+            long roundSeed = seed + round;
+            InfraRuns.print("infra soak round " + (round + 1) + ": " + scenario + ", seed " + roundSeed);
+            try {
+                reports.add(run(services, scenario, roundSeed));
+            } catch (RuntimeException e) {
+                failures.add(scenario + " seed " + roundSeed + ": " + e);
+            }
+            InfraRuns.print(summary(reports, failures));
+        }
+        String summary = summary(reports, failures);
+        assertThat(failures).as(summary).isEmpty();
+        assertThat(reports).as(summary).allMatch(InfraReport::clean);
+    }
+
+    private static InfraReport run(TestServices services, String scenario, long seed) {
+        Path directory = InfraRuns.directory(services, "soak-" + scenario);
+        String kafka = services.kafkaBootstrapServers();
+        PgEndpoint source = InfraRuns.newDatabase(services);
+        PgEndpoint storage = InfraRuns.newDatabase(services);
+        switch (scenario) {
+            case "kafka-restart" -> {
+                try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
+                    return execute(InfraRuns.environment(services, directory, broker.bootstrapServers(), source,
+                        storage), seed, new KafkaRestartScenario(broker));
+                }
+            }
+            case "storage-restart" -> {
+                try (RestartablePostgres server = RestartablePostgres.create(directory.resolve("storage"))) {
+                    return execute(InfraRuns.environment(services, directory, kafka, source,
+                        server.createDatabase("storage")), seed, new StorageRestartScenario(server));
+                }
+            }
+            case "source-connections" -> {
+                try (SourceConnectionScenario faults = new SourceConnectionScenario(source, 4)) {
+                    return execute(InfraRuns.environment(services, directory, kafka, source, storage), seed, faults);
+                }
+            }
+            case "slow-storage" -> {
+                try (SlowStorageScenario faults = new SlowStorageScenario(storage, seed)) {
+                    return execute(InfraRuns.environment(services, directory, kafka, source, storage), seed, faults);
+                }
+            }
+            default -> {
+                return execute(InfraRuns.environment(services, directory, kafka, source, storage), seed,
+                    new RedeployScenario());
+            }
+        }
+    }
+
+    private static InfraReport execute(RunEnvironment environment, long seed, InfraScenario scenario) {
+        return new InfraRun(environment, InfraProfiles.soak(seed), scenario, InfraRuns::print).execute();
+    }
+
+    private static String summary(List<InfraReport> reports, List<String> failures) {
+        StringBuilder out = new StringBuilder("infra soak: " + (reports.size() + failures.size()) + " runs, "
+            + reports.stream().mapToInt(r -> r.faults().size()).sum() + " faults injected, "
+            + reports.stream().mapToInt(r -> r.mismatches().size()).sum() + " mismatches, "
+            + reports.stream().mapToInt(r -> r.crashes().size()).sum() + " crashes, " + failures.size()
+            + " failed rounds");
+        reports.stream().filter(r -> !r.clean()).forEach(r -> out.append('\n').append(r.summary()));
+        failures.forEach(f -> out.append("\n  FAILED ROUND ").append(f));
+        return out.toString();
+    }
+}
