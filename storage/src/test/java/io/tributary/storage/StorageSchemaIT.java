@@ -63,6 +63,24 @@ class StorageSchemaIT {
     }
 
     @Test
+    void aGroupIsUnplannedUntilAPlanningRoundMarksItAndStaysPlanned(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        try (Connection c = db.connect()) {
+            Migrations.migrate(c);
+            SyncRulesGroup first = SyncRulesGroups.create(c, "bucket_definitions: {}");
+            SyncRulesGroup second = SyncRulesGroups.create(c, "bucket_definitions: {}");
+            assertThat(SyncRulesGroups.isPlanned(c, first.id())).isFalse();
+
+            assertThat(SyncRulesGroups.markPlanned(c, List.of(first.id()))).containsExactly(first.id());
+            assertThat(SyncRulesGroups.markPlanned(c, List.of(first.id(), second.id())))
+                .containsExactly(second.id());
+
+            assertThat(SyncRulesGroups.isPlanned(c, first.id())).isTrue();
+            assertThat(SyncRulesGroups.isPlanned(c, second.id())).isTrue();
+        }
+    }
+
+    @Test
     void clearingATerminatedGroupDropsItsPartitions(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
         try (Connection c = db.connect()) {

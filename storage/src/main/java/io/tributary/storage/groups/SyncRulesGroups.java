@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -90,6 +91,43 @@ public final class SyncRulesGroups {
             update.setLong(2, id);
             update.setString(3, from.name());
             return update.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Records that the groups {@code ids} are planned: a planning round that saw them live at its start has stored
+     * a snapshot window for every table their rules matched (see {@code V4__planning_state.sql}). Until then
+     * their checkpoints are held. Idempotent: a group keeps its first planning time.
+     *
+     * @return the ids of the groups that were not planned before, in ascending order
+     */
+    public static List<Long> markPlanned(Connection connection, Collection<Long> ids) throws SQLException {
+        List<Long> marked = new ArrayList<>();
+        if (ids.isEmpty()) {
+            return marked;
+        }
+        try (PreparedStatement update = connection.prepareStatement(
+            "UPDATE tributary.sync_rules SET planned_at = now() WHERE group_id = ANY (?) AND planned_at IS NULL"
+                + " RETURNING group_id")) {
+            update.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
+            try (ResultSet rs = update.executeQuery()) {
+                while (rs.next()) {
+                    marked.add(rs.getLong(1));
+                }
+            }
+        }
+        marked.sort(null);
+        return marked;
+    }
+
+    /** Whether group {@code id} is planned ({@link #markPlanned}); false for an unknown group. */
+    public static boolean isPlanned(Connection connection, long id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+            "SELECT planned_at IS NOT NULL FROM tributary.sync_rules WHERE group_id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
         }
     }
 

@@ -49,6 +49,7 @@ public final class SnapshotProgress {
         + " WHERE table_schema = ? AND table_name = ? AND window_id = ? AND state IN ('PLANNING', 'SNAPSHOTTING')";
     private static final String DISCARD = "DELETE FROM tributary.source_tables"
         + " WHERE table_schema = ? AND table_name = ? AND window_id = ? AND state = 'PLANNING'";
+    private static final String DISCARD_UNPLANNED = DISCARD + " AND chunks_planned = 0";
     private static final String PROMOTE_WINDOW = "UPDATE tributary.source_tables SET priority = ?,"
         + " updated_at = now() WHERE table_schema = ? AND table_name = ? AND window_id = ?"
         + " AND state IN ('PLANNING', 'SNAPSHOTTING') AND priority <> ?";
@@ -70,7 +71,30 @@ public final class SnapshotProgress {
      */
     public static List<WindowKey> open(Connection connection, Map<WindowKey, SnapshotPriority> windows)
         throws SQLException {
+        return open(connection, windows, List.of());
+    }
+
+    /**
+     * Discards the PLANNING windows {@code replaced} whose chunks were never stored (an interrupted planning) and
+     * opens the new {@code windows}, all in one transaction: no reader sees a table of a replaced window without
+     * a window in between (a checkpointer would take such a table as not required).
+     *
+     * @param windows  the windows to open, with the priority of their tasks
+     * @param replaced interrupted windows to delete (one that is no longer PLANNING, or has chunks, is kept)
+     * @return the windows opened (those of tables with an open window already are left out)
+     */
+    public static List<WindowKey> open(Connection connection, Map<WindowKey, SnapshotPriority> windows,
+                                       Collection<WindowKey> replaced) throws SQLException {
         return Transactions.inTransaction(connection, () -> {
+            if (!replaced.isEmpty()) {
+                try (PreparedStatement delete = connection.prepareStatement(DISCARD_UNPLANNED)) {
+                    for (WindowKey key : replaced) {
+                        bindKey(delete, 1, key);
+                        delete.addBatch();
+                    }
+                    delete.executeBatch();
+                }
+            }
             List<WindowKey> keys = new ArrayList<>(windows.keySet());
             try (PreparedStatement insert = connection.prepareStatement(OPEN)) {
                 for (WindowKey key : keys) {

@@ -48,6 +48,34 @@ class SnapshotProgressIT {
     }
 
     @Test
+    void anInterruptedWindowIsReplacedInTheTransactionThatOpensItsSuccessor(TestServices services)
+        throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
+
+            assertThat(SnapshotProgress.open(c, Map.of(W2, SnapshotPriority.ACTIVE_SNAPSHOT), List.of(W1)))
+                .containsExactly(W2);
+
+            assertThat(SnapshotProgress.find(c, W1)).isEmpty();
+            assertThat(SnapshotProgress.latestWindows(c)).singleElement()
+                .satisfies(w -> assertThat(w.window()).isEqualTo(W2));
+        }
+    }
+
+    @Test
+    void aWindowWithStoredChunksIsNotReplaced(TestServices services) throws Exception {
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 2)));
+
+            assertThat(SnapshotProgress.open(c, Map.of(W2, SnapshotPriority.ACTIVE_SNAPSHOT), List.of(W1)))
+                .isEmpty();
+
+            assertThat(SnapshotProgress.find(c, W1)).isPresent();
+        }
+    }
+
+    @Test
     void everyClaimIsANewAttemptUntilTheChunkIsDone(TestServices services) throws Exception {
         try (Connection c = storage(services)) {
             SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
