@@ -2,6 +2,7 @@ package io.tributary.ingest.planner;
 
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.progress.SnapshotChunks;
 import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.SnapshotPriority;
@@ -44,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * <p>Each round ({@link #planOnce()}, or every {@link PlannerConfig#interval()} after {@link #start()}):
  * <ul>
  *   <li>finishes windows left PLANNING by an interrupted round: one with stored chunks gets its plan and pending
- *       tasks published again; one without is discarded and planned anew (a new window, a new marker);</li>
+ *       tasks published again; one without is replaced by a new window (a new marker) in the transaction that
+ *       opens it, so its table is never without a window in between (nor unrequired by checkpoints), or discarded
+ *       if no live group reads its table any more;</li>
  *   <li>in its first round after start, publishes again the tasks of chunks no worker claimed yet (they may have
  *       been lost with the previous instance); re-publishing is harmless, because workers take attempts from
  *       storage and skip DONE chunks;</li>
@@ -52,7 +55,10 @@ import org.slf4j.LoggerFactory;
  *       needs its table;</li>
  *   <li>plans the needed tables that have no window: a DONE window is never re-planned, nor a FAILED one (see
  *       {@link #resnapshot(TableId, TaskPriority)}), except a table that could not be described (no key, a column
- *       of an unsupported type) and can be now: someone fixed it, so it gets a new window.</li>
+ *       of an unsupported type) and can be now: someone fixed it, so it gets a new window;</li>
+ *   <li>once every table has its window (FAILED ones included), marks the live groups it read at its start
+ *       planned ({@code sync_rules.planned_at}): their checkpoints are held until then, because a table without
+ *       a window does not hold them. A failed round marks nothing.</li>
  * </ul>
  * Rounds are serialized; the planner is thread-safe.
  */
@@ -114,21 +120,33 @@ public final class SnapshotPlanner implements AutoCloseable {
                 resumed += republishUnclaimed(store);
                 recovered = true;
             }
-            Map<TableId, TaskPriority> needed = TableDemand.neededTables(store, src, rules);
+            TableDemand demand = TableDemand.read(store, src, rules);
             Map<TableId, WindowProgress> latest = new HashMap<>();
             for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
                 latest.put(TableId.of(window.window().schema(), window.window().table()), window);
             }
+            Map<TableId, WindowKey> interrupted = new HashMap<>();
+            for (Map.Entry<TableId, WindowProgress> entry : latest.entrySet()) {
+                WindowProgress window = entry.getValue();
+                if (window.state() != WindowState.PLANNING) {
+                    continue;
+                }
+                if (window.chunksPlanned() > 0) {
+                    resumed += resume(store, window) ? 1 : 0;
+                } else if (demand.tables().containsKey(entry.getKey())) {
+                    interrupted.put(entry.getKey(), window.window());
+                } else {
+                    LOG.info("Discarding window {}: its planning was interrupted before its chunks were stored,"
+                        + " and no live group reads its table now", window.window());
+                    SnapshotProgress.discard(store, window.window());
+                }
+            }
             Map<TableId, TaskPriority> toPlan = new LinkedHashMap<>();
             SourceCatalog catalog = new SourceCatalog(src);
             int promoted = 0;
-            for (WindowProgress window : latest.values()) {
-                if (window.state() == WindowState.PLANNING) {
-                    resumed += resume(store, window) ? 1 : 0;
-                }
-            }
-            for (Map.Entry<TableId, TaskPriority> entry : needed.entrySet()) {
+            for (Map.Entry<TableId, TaskPriority> entry : demand.tables().entrySet()) {
                 Optional<WindowProgress> window = Optional.ofNullable(latest.get(entry.getKey()))
+                    .filter(w -> !interrupted.containsKey(entry.getKey()))
                     .flatMap(w -> reload(store, w));
                 if (window.isEmpty() || fixedSinceItFailed(catalog, entry.getKey(), window.get())) {
                     toPlan.put(entry.getKey(), entry.getValue());
@@ -137,9 +155,13 @@ public final class SnapshotPlanner implements AutoCloseable {
                     promoted += promote(store, window.get()) ? 1 : 0;
                 }
             }
-            WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan);
-            PlanReport report = new PlanReport(outcome.opened(), resumed, promoted, outcome.failed(),
-                outcome.chunks(), Duration.ofNanos(System.nanoTime() - start));
+            WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan, interrupted);
+            List<Long> planned = SyncRulesGroups.markPlanned(store, demand.groups());
+            if (!planned.isEmpty()) {
+                LOG.info("Snapshot of sync rules groups {} planned: every table they read has a window", planned);
+            }
+            PlanReport report = new PlanReport(outcome.opened(), resumed + interrupted.size(), promoted,
+                outcome.failed(), outcome.chunks(), Duration.ofNanos(System.nanoTime() - start));
             if (report.didWork()) {
                 LOG.info("Snapshot planning round: {} windows opened ({} chunks), {} resumed, {} promoted, {} failed,"
                     + " in {} ms", report.opened(), report.chunks(), report.resumed(), report.promoted(),
@@ -157,7 +179,7 @@ public final class SnapshotPlanner implements AutoCloseable {
      */
     public synchronized Optional<String> resnapshot(TableId table, TaskPriority priority) throws SQLException {
         try (Connection store = storage.connect(); Connection src = source.connect()) {
-            WindowPlanning.Outcome outcome = planning.plan(store, src, Map.of(table, priority));
+            WindowPlanning.Outcome outcome = planning.plan(store, src, Map.of(table, priority), Map.of());
             if (outcome.opened() == 0) {
                 return Optional.empty();
             }
@@ -167,8 +189,8 @@ public final class SnapshotPlanner implements AutoCloseable {
         }
     }
 
-    private WindowPlanning.Outcome planInBatches(Connection store, Connection src, Map<TableId, TaskPriority> tables)
-        throws SQLException {
+    private WindowPlanning.Outcome planInBatches(Connection store, Connection src, Map<TableId, TaskPriority> tables,
+                                                 Map<TableId, WindowKey> replacing) throws SQLException {
         int opened = 0;
         int failed = 0;
         int chunks = 0;
@@ -179,7 +201,11 @@ public final class SnapshotPlanner implements AutoCloseable {
                 from + config.batchTables()))) {
                 batch.put(entry.getKey(), entry.getValue());
             }
-            WindowPlanning.Outcome outcome = planning.plan(store, src, batch);
+            Map<TableId, WindowKey> replaced = new HashMap<>();
+            for (TableId table : batch.keySet()) {
+                Optional.ofNullable(replacing.get(table)).ifPresent(w -> replaced.put(table, w));
+            }
+            WindowPlanning.Outcome outcome = planning.plan(store, src, batch, replaced);
             opened += outcome.opened();
             failed += outcome.failed();
             chunks += outcome.chunks();
@@ -203,7 +229,7 @@ public final class SnapshotPlanner implements AutoCloseable {
         return true;
     }
 
-    /** The window as it is now: empty if it was discarded by {@link #resume}. */
+    /** The window as it is now (a PLANNING one may have been finished by {@link #resume}). */
     private static Optional<WindowProgress> reload(Connection store, WindowProgress window) {
         if (window.state() != WindowState.PLANNING) {
             return Optional.of(window);
@@ -215,13 +241,9 @@ public final class SnapshotPlanner implements AutoCloseable {
         }
     }
 
-    /** Finishes an interrupted plan: republishes a window with stored chunks, discards one without. */
+    /** Finishes an interrupted plan whose chunks were stored: publishes its plan and pending tasks again. */
     private boolean resume(Connection store, WindowProgress window) throws SQLException {
         WindowKey key = window.window();
-        if (window.chunksPlanned() == 0) {
-            LOG.info("Discarding window {}: its planning was interrupted before its chunks were stored", key);
-            return SnapshotProgress.discard(store, key);
-        }
         TableId table = TableId.of(key.schema(), key.table());
         publisher.plan(TablePlan.of(table, key.windowId(), window.chunksPlanned()));
         publisher.tasks(tasks(SnapshotChunks.pending(store, key)));

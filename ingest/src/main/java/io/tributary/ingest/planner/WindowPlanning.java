@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * Plans new windows for a batch of tables, in the order the protocol needs:
  * <ol>
  *   <li>describe each table (a table that cannot be replicated as it is gets a FAILED window with the reason);</li>
- *   <li>open a PLANNING window per table in storage (one transaction);</li>
+ *   <li>open a PLANNING window per table in storage, deleting the windows it replaces (one transaction);</li>
  *   <li>emit each window's marker through the WAL, each committed on its own ({@link WindowMarkers});</li>
  *   <li>cut each table into chunks ({@link ChunkSplitter}) and store them, PLANNED (one transaction);</li>
  *   <li>publish each table's {@link TablePlan} to every partition of {@code snapshot-rows}, then its tasks, and
@@ -69,7 +69,15 @@ final class WindowPlanning {
         }
     }
 
-    Outcome plan(Connection storage, Connection source, Map<TableId, TaskPriority> tables) throws SQLException {
+    /**
+     * Plans a new window for each of {@code tables}.
+     *
+     * @param replacing windows of some of {@code tables} left PLANNING without chunks by an interrupted round:
+     *                  each is deleted in the transaction that opens the new windows, so the table is never
+     *                  without a window in between
+     */
+    Outcome plan(Connection storage, Connection source, Map<TableId, TaskPriority> tables,
+                 Map<TableId, WindowKey> replacing) throws SQLException {
         SourceCatalog catalog = new SourceCatalog(source);
         Map<WindowKey, SnapshotPriority> windows = new LinkedHashMap<>();
         Map<WindowKey, TableSchema> schemas = new LinkedHashMap<>();
@@ -89,7 +97,10 @@ final class WindowPlanning {
                 failed++;
             }
         }
-        List<WindowKey> opened = SnapshotProgress.open(storage, windows);
+        for (WindowKey replaced : replacing.values()) {
+            LOG.info("Replacing window {}: its planning was interrupted before its chunks were stored", replaced);
+        }
+        List<WindowKey> opened = SnapshotProgress.open(storage, windows, replacing.values());
         Map<WindowKey, String> markers = new LinkedHashMap<>();
         for (WindowKey window : opened) {
             Lsn lsn = WindowMarkers.emit(source, schemas.get(window).table(), window.windowId());

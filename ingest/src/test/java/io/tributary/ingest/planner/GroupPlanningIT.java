@@ -1,0 +1,92 @@
+package io.tributary.ingest.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.progress.WindowProgress;
+import io.tributary.storage.progress.WindowState;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.messages.TableId;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The planning state that gates a group's checkpoints: a group is marked planned only by a round that saw it and
+ * stored a window for every table it reads.
+ */
+@RealServices
+class GroupPlanningIT {
+
+    private static final TableId ITEMS = TableId.of("tenant_a", "items");
+    private static final TableId LOGBOOK = TableId.of("tenant_a", "logbook");
+    private static final TableId MEMBERS = TableId.of("tenant_b", "memberships");
+
+    private static PlannerFixture fixture(TestServices services) throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        f.source.execute("CREATE SCHEMA tenant_a", "CREATE SCHEMA tenant_b",
+            "CREATE TABLE tenant_a.items (id bigint PRIMARY KEY, name text)",
+            "INSERT INTO tenant_a.items SELECT g, 'item ' || g FROM generate_series(1, 2000) g",
+            "CREATE TABLE tenant_a.logbook (line text)",
+            "CREATE TABLE tenant_b.memberships (tenant text, member_id integer, PRIMARY KEY (tenant, member_id))",
+            "INSERT INTO tenant_b.memberships SELECT 't' || (g % 13), g FROM generate_series(1, 2000) g",
+            "ANALYZE");
+        return f;
+    }
+
+    private static boolean planned(PlannerFixture f, SyncRulesGroup group) throws SQLException {
+        try (Connection c = f.storage.connect()) {
+            return SyncRulesGroups.isPlanned(c, group.id());
+        }
+    }
+
+    @Test
+    void aGroupIsPlannedOnlyByARoundThatStoredAWindowForEveryTableItReads(TestServices services)
+        throws Exception {
+        PlannerFixture f = fixture(services);
+        SyncRulesGroup group = f.group(GroupState.PROCESSING, "tenant_a.%");
+        f.storage.execute("CREATE FUNCTION tributary.refuse_chunks() RETURNS trigger LANGUAGE plpgsql AS"
+                + " $$ BEGIN RAISE EXCEPTION 'storage refuses chunks' USING ERRCODE = '08006'; END $$",
+            "CREATE TRIGGER refuse_chunks BEFORE INSERT ON tributary.snapshot_chunks"
+                + " FOR EACH ROW EXECUTE FUNCTION tributary.refuse_chunks()");
+
+        String interrupted;
+        try (SnapshotPlanner planner = f.planner(500)) {
+            assertThatThrownBy(planner::planOnce).isInstanceOf(SQLException.class);
+            assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.PLANNING);
+            interrupted = f.window(ITEMS).window().windowId();
+            assertThat(planned(f, group)).isFalse();
+
+            f.storage.execute("DROP TRIGGER refuse_chunks ON tributary.snapshot_chunks");
+            planner.planOnce();
+        }
+
+        assertThat(planned(f, group)).isTrue();
+        assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        assertThat(f.window(ITEMS).window().windowId()).isNotEqualTo(interrupted);
+        assertThat(f.window(LOGBOOK).state()).isEqualTo(WindowState.FAILED);
+    }
+
+    @Test
+    void aGroupDeployedAfterARoundIsPlannedByTheNextOne(TestServices services) throws Exception {
+        PlannerFixture f = fixture(services);
+        SyncRulesGroup first = f.group(GroupState.ACTIVE, "tenant_a.items");
+        try (SnapshotPlanner planner = f.planner(500)) {
+            planner.planOnce();
+            SyncRulesGroup later = f.group(GroupState.PROCESSING, "tenant_a.items", "tenant_b.memberships");
+            assertThat(planned(f, first)).isTrue();
+            assertThat(planned(f, later)).isFalse();
+            assertThat(f.windows()).extracting(WindowProgress::window)
+                .noneMatch(w -> w.table().equals(MEMBERS.name()));
+
+            planner.planOnce();
+
+            assertThat(planned(f, later)).isTrue();
+            assertThat(f.window(MEMBERS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        }
+    }
+}
