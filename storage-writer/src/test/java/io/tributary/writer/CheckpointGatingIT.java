@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Per-table LSN gating: a table the group reads holds its checkpoints until it is ready everywhere. */
+/**
+ * Checkpoint gating: nothing is published before the group is planned, and a table the group reads holds its
+ * checkpoints until it is ready everywhere.
+ */
 @RealServices
 class CheckpointGatingIT {
 
@@ -49,6 +52,29 @@ class CheckpointGatingIT {
             h.log.flush();
             await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
             assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(ready.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    @Test
+    void aGroupNoPlanningRoundHasSeenPublishesNoCheckpointUntilItIsPlanned(TestServices services) throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.createUnplanned(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false,\"v\":1}");
+            Barrier unplanned = h.log.barrier();
+            awaitSealed(h, unplanned.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty();
+            assertThat(h.storage.checkpoint()).isEmpty();
+
+            h.markPlanned();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(unplanned.epoch());
             assertThat(writer.failure()).isEmpty();
         }
     }

@@ -46,7 +46,15 @@ final class WriterHarness implements AutoCloseable {
         this.storage = new StorageView(db, groupId);
     }
 
+    /** A harness whose group is planned already (as the snapshot planner would mark it), so it may checkpoint. */
     static WriterHarness create(TestServices services, int partitions, String rules) throws Exception {
+        WriterHarness h = createUnplanned(services, partitions, rules);
+        h.markPlanned();
+        return h;
+    }
+
+    /** A harness whose group no snapshot planning round has seen yet: its checkpoints are held. */
+    static WriterHarness createUnplanned(TestServices services, int partitions, String rules) throws Exception {
         PostgresDatabase db = services.newDatabase();
         long groupId;
         try (Connection c = db.connect()) {
@@ -60,6 +68,13 @@ final class WriterHarness implements AutoCloseable {
         return new WriterHarness(services, db, names, partitions, rules, groupId);
     }
 
+    /** Marks the group planned, as a snapshot planning round that stored every window it reads does. */
+    void markPlanned() throws Exception {
+        try (Connection c = db.connect()) {
+            SyncRulesGroups.markPlanned(c, List.of(groupId));
+        }
+    }
+
     /** Kafka properties for writers: fast failure detection, so rebalance tests stay short. */
     Properties writerKafka() {
         Properties kafka = services.kafkaProperties();
@@ -69,7 +84,12 @@ final class WriterHarness implements AutoCloseable {
     }
 
     WriterConfig config(int batchRecords, int threads) {
-        return WriterConfig.of(writerKafka(), names, new PgEndpoint(db.jdbcUrl(), db.user(), db.password()),
+        return config(batchRecords, threads, db.jdbcUrl());
+    }
+
+    /** A writer config whose storage is reached at {@code jdbcUrl} (e.g. through a proxy). */
+    WriterConfig config(int batchRecords, int threads, String jdbcUrl) {
+        return WriterConfig.of(writerKafka(), names, new PgEndpoint(jdbcUrl, db.user(), db.password()),
             groupId, rules, batchRecords, threads).withTuning(WriterTuning.defaults()
             .withCheckpointInterval(Duration.ofMillis(50)).withRetryDeadline(Duration.ofSeconds(30)));
     }

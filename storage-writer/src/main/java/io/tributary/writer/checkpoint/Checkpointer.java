@@ -24,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * {@value Checkpoints#CHANNEL}. Any number of checkpointers may run for one group: updates are monotonic, so
  * concurrent ones are harmless. Then prunes seals below the published epoch.
  *
+ * <p>Nothing is published before the snapshot planner marked the group planned ({@code sync_rules.planned_at}):
+ * the tables a group must wait for are those with a snapshot window, and until a planning round that saw the group
+ * has stored a window for every table its rules match, a table without one would hold nothing. The planner
+ * replaces an interrupted window in the transaction that opens its successor, so a planned group's tables never
+ * lose their window.
+ *
  * <p>A table whose newest snapshot window FAILED (no key, unsupported column, oversized row: an operator must fix
  * it, and a fixed table gets a new window) holds nothing: it can never become ready, and holding would stop the
  * group's every other table. {@code tributary status} shows the failure.
@@ -34,7 +40,8 @@ public final class Checkpointer {
 
     private static final Logger LOG = LoggerFactory.getLogger(Checkpointer.class);
 
-    private static final String CURRENT = "SELECT checkpoint_epoch FROM tributary.sync_rules WHERE group_id = ?";
+    private static final String CURRENT = "SELECT checkpoint_epoch, planned_at IS NOT NULL FROM tributary.sync_rules"
+        + " WHERE group_id = ?";
     private static final String STATE = "SELECT state FROM tributary.sync_rules WHERE group_id = ?";
     private static final String SEALS = "SELECT partition, epoch, lsn::text, max_op_id FROM tributary.sealed_epochs"
         + " WHERE group_id = ? AND epoch > ?";
@@ -71,11 +78,16 @@ public final class Checkpointer {
         Optional<Checkpoint> published;
         long epoch;
         try {
-            long current = currentEpoch(connection);
-            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(seals(connection, current),
-                partitions, current);
+            Current current = current(connection);
+            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(seals(connection, current.epoch()),
+                partitions, current.epoch());
             if (candidate.isEmpty()) {
                 connection.commit();
+                return Optional.empty();
+            }
+            if (!current.planned()) {
+                connection.commit();
+                logHeld("the snapshot of group " + groupId + " is not planned yet");
                 return Optional.empty();
             }
             Optional<String> heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection),
@@ -114,7 +126,11 @@ public final class Checkpointer {
         }
     }
 
-    private long currentEpoch(Connection connection) throws SQLException {
+    /** The group's published epoch ({@code -1}: none) and whether the planner has planned its tables. */
+    private record Current(long epoch, boolean planned) {
+    }
+
+    private Current current(Connection connection) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(CURRENT)) {
             select.setLong(1, groupId);
             try (ResultSet rs = select.executeQuery()) {
@@ -122,7 +138,7 @@ public final class Checkpointer {
                     throw new SQLException("Sync rules group " + groupId + " does not exist", "02000");
                 }
                 long epoch = rs.getLong(1);
-                return rs.wasNull() ? -1 : epoch;
+                return new Current(rs.wasNull() ? -1 : epoch, rs.getBoolean(2));
             }
         }
     }
