@@ -86,8 +86,8 @@ public final class RestartableKafka implements AutoCloseable {
     }
 
     /**
-     * Creates a broker whose configuration, logs and output live in {@code directory} (created if needed), on
-     * free loopback ports, formats its storage and starts it.
+     * Creates a broker whose configuration, logs and output live in {@code directory} (created if needed; it must
+     * not hold a broker yet), on free loopback ports, formats its storage and starts it.
      *
      * @throws ServiceException if it does not start and answer within 90 s
      */
