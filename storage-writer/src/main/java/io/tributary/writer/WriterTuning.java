@@ -8,8 +8,9 @@ import java.util.Objects;
  * Knobs with sensible defaults ({@link #defaults()}); the launcher only overrides them for tests.
  *
  * @param pollTimeout            longest wait of one Kafka poll
- * @param queuedBatches          prepared batches per partition waiting for their commit (the pipeline depth),
- *                               {@code >= 1}; when they are full the partition is paused
+ * @param queuedBatches          the pipeline depth, {@code >= 1}: a partition may have
+ *                               {@code queuedBatches * batchRecords} records in batches waiting for their commit;
+ *                               beyond that it is paused
  * @param gateRecheck            how often a writer whose batch waits for other partitions' seals re-reads them
  * @param checkpointInterval     how often the checkpointer tries to advance the group's checkpoint
  * @param retryInitialBackoff    first wait after a retriable storage failure

@@ -28,10 +28,14 @@
  * </ul>
  *
  * <h2>Choices</h2>
- * One transaction per partition batch (not per poll): fencing, seals and the aligned-barrier wait are per
- * partition, so a fenced or gated partition never rolls back or holds the work of the others, and a batch never
- * spans a barrier. Under load batches fill up to {@code batchRecords} per partition, so the per-transaction cost
- * is shared by thousands of rows.
+ * One transaction per committer round, not per partition batch or epoch: it takes every queued batch the
+ * aligned-barrier gate allows, of all the loop's partitions, up to {@code batchRecords} records per partition, and
+ * applies them in rounds of one batch per partition, so its partitions advance through the epochs together and
+ * one transaction seals several epochs in each (exactly the seals, op ids and offsets of committing the batches one
+ * by one). A batch still never spans a barrier, and the statements are shared by all batches of the transaction, so
+ * a backlog (e.g. behind slow storage) costs a few round trips per transaction, not per partition and epoch. A
+ * gated partition stays out of the transaction; a fenced one rolls it back, and the others' batches are retried
+ * without it.
  *
  * <p>Known limits: two source rows mapping to the same {@code (bucket, table, id)} (e.g. equal ids in two tenant
  * schemas of one global bucket) interleave their ops; table names whose schema contains a dot cannot be matched

@@ -2,7 +2,6 @@ package io.tributary.writer.apply;
 
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.TableReady;
-import io.tributary.topics.messages.TableTruncate;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,70 +9,74 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import org.postgresql.PGConnection;
 
 /**
- * Applies one {@link PreparedBatch} in one transaction: the batch's bucket ops, {@code current_data}, the
- * partition's stored offset, table readiness and, if the batch ends with a barrier, the seal of its epoch. Either
- * all of it commits or none.
+ * Applies batches of one or several partitions in one transaction: their bucket ops, {@code current_data}, the
+ * partitions' stored offsets, table readiness and, for each batch that ends with a barrier, the seal of its epoch
+ * in its partition. Either all of it commits or none.
  *
- * <p>The transaction first moves the partition's stored offset under its fencing token
- * ({@code UPDATE ... WHERE fencing_token = mine AND next_offset <= first offset of the batch}), which also locks
- * that row: if another writer claimed the partition since, nothing is written and {@link FencedException} is
- * thrown; if it claims it meanwhile, its claim waits for this commit and then reads the new offset. A batch whose
- * records the stored offset already covers (a retry after a commit whose acknowledgement was lost) is not applied
- * again: its outcome is read back instead. Rows then go through the insert-if-absent fast path:
+ * <p>The batches are given in <em>apply order</em>: each partition's batches consecutive and in offset order, the
+ * partitions interleaved as the caller chose. They are applied one after the other inside the transaction: each is
+ * planned against the rows as the batches before it left them (never reduced with another batch), its op ids are
+ * larger than those of every batch before it, and a seal records its partition's highest op id as of its batch. So
+ * the seals, op ids and readiness recorded are exactly those of committing the batches one by one in that order;
+ * only the statements and the commit are shared ({@code current_data} is written once, with the newest change per
+ * key). The aligned-barrier rule (a batch after its partition's seal of {@code s} may allocate op ids only once
+ * every other partition sealed {@code s}, earlier in the order or committed before) is the caller's to keep.
+ *
+ * <p>The transaction first moves each partition's stored offset under its fencing token
+ * ({@code UPDATE ... WHERE fencing_token = mine AND next_offset <= first offset of its batches}), which also locks
+ * those rows: if another writer claimed one of the partitions since, nothing is written and {@link FencedException}
+ * names it; if it claims it meanwhile, its claim waits for this commit and then reads the new offset. Batches whose
+ * records the stored offsets already cover (a retry after a commit whose acknowledgement was lost) are not applied
+ * again: their outcome is read back instead. Rows then go through the insert-if-absent fast path:
  * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING} tells which keys are new (PUT only, no lookup); only the
  * others are looked up, diffed ({@link OpPlanner}) and updated. Rows that are gone are deleted with
  * {@code DELETE ... RETURNING} their memberships. Op ids come from {@code tributary.op_id_seq} in one block, ops
- * are written with {@code COPY}. No statement touches a row another partition's writer writes.
+ * are written with {@code COPY}. No statement touches a row of a partition the transaction does not cover.
  *
  * <p>Stateless apart from the group id; the connection (auto-commit off) belongs to the caller's thread.
  */
 public final class BatchApplier {
 
-    private static final String FENCE = "UPDATE tributary.partition_offsets SET next_offset = ?"
-        + " WHERE group_id = ? AND partition = ? AND fencing_token = ? AND next_offset <= ? RETURNING max_op_id";
-    private static final String STORED = "SELECT fencing_token, next_offset, max_op_id,"
+    private static final String FENCE = "UPDATE tributary.partition_offsets o SET next_offset = u.n"
+        + " FROM unnest(?::int[], ?::bigint[], ?::bigint[], ?::bigint[]) AS u(p, t, f, n)"
+        + " WHERE o.group_id = ? AND o.partition = u.p AND o.fencing_token = u.t AND o.next_offset <= u.f"
+        + " RETURNING o.partition, o.max_op_id";
+    private static final String STORED = "SELECT partition, fencing_token, next_offset, max_op_id,"
         + " (SELECT max(epoch) FROM tributary.sealed_epochs s WHERE s.group_id = o.group_id"
-        + " AND s.partition = o.partition) FROM tributary.partition_offsets o WHERE group_id = ? AND partition = ?";
-    private static final String INSERT_NEW = "INSERT INTO tributary.current_data"
-        + " (group_id, source_key, buckets, source_partition, source_offset)"
-        + " SELECT ?, u.k, u.b, ?, u.o FROM unnest(?::bytea[], ?::text[], ?::bigint[]) AS u(k, b, o)"
-        + " ON CONFLICT (group_id, source_key) DO NOTHING RETURNING source_key";
-    private static final String SELECT_STORED = "SELECT source_key, buckets FROM tributary.current_data"
-        + " WHERE group_id = ? AND source_key = ANY(?::bytea[])";
-    private static final String UPDATE_STORED = "UPDATE tributary.current_data c"
-        + " SET buckets = u.b, source_partition = ?, source_offset = u.o"
-        + " FROM unnest(?::bytea[], ?::text[], ?::bigint[]) AS u(k, b, o)"
-        + " WHERE c.group_id = ? AND c.source_key = u.k";
-    private static final String DELETE_GONE = "DELETE FROM tributary.current_data"
-        + " WHERE group_id = ? AND source_key = ANY(?::bytea[]) RETURNING source_key, buckets";
-    private static final String DELETE_TABLE = "DELETE FROM tributary.current_data"
-        + " WHERE group_id = ? AND source_partition = ? AND source_key >= ? AND source_key < ? RETURNING buckets";
+        + " AND s.partition = o.partition) FROM tributary.partition_offsets o"
+        + " WHERE group_id = ? AND partition = ANY(?::int[])";
     private static final String ALLOCATE = "SELECT nextval('tributary.op_id_seq') FROM generate_series(1, ?)";
-    private static final String MAX_OP = "UPDATE tributary.partition_offsets SET max_op_id = ?"
-        + " WHERE group_id = ? AND partition = ?";
+    private static final String MAX_OP = "UPDATE tributary.partition_offsets o SET max_op_id = u.m"
+        + " FROM unnest(?::int[], ?::bigint[]) AS u(p, m) WHERE o.group_id = ? AND o.partition = u.p";
     private static final String READY = "INSERT INTO tributary.table_readiness"
         + " (group_id, partition, table_schema, table_name, window_id, high_watermark, ready_after_epoch)"
         + " VALUES (?, ?, ?, ?, ?, ?::pg_lsn, ?) ON CONFLICT (group_id, partition, table_schema, table_name)"
         + " DO UPDATE SET window_id = EXCLUDED.window_id, high_watermark = EXCLUDED.high_watermark,"
         + " ready_after_epoch = EXCLUDED.ready_after_epoch";
-    private static final String SEAL = "INSERT INTO tributary.sealed_epochs"
-        + " (group_id, partition, epoch, lsn, max_op_id) VALUES (?, ?, ?, ?::pg_lsn, ?)";
+    private static final String SEAL = "INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn,"
+        + " max_op_id) SELECT ?, u.p, u.e, u.l::pg_lsn, u.m"
+        + " FROM unnest(?::int[], ?::bigint[], ?::text[], ?::bigint[]) AS u(p, e, l, m)";
 
     private final long groupId;
+    private final CurrentData currentData;
 
     /** An applier for group {@code groupId}. */
     public BatchApplier(long groupId) {
         this.groupId = groupId;
+        this.currentData = new CurrentData(groupId);
     }
 
     /**
@@ -84,16 +87,27 @@ public final class BatchApplier {
      */
     public ApplyResult apply(Connection connection, ApplyTarget target, PreparedBatch batch)
         throws SQLException, FencedException {
-        if (target.groupId() != groupId || target.partition() != batch.partition()) {
-            throw new IllegalArgumentException("Batch of " + batch.describe() + " does not belong to " + target);
-        }
+        return apply(connection, List.of(target), List.of(batch)).get(target.partition());
+    }
+
+    /**
+     * Applies {@code batches}, in apply order, of the partitions of {@code targets} (one target per partition,
+     * every one with batches) in one transaction and commits; rolls back on any failure.
+     *
+     * @return the outcome per partition
+     * @throws FencedException if the claim of one of {@code targets} is stale (nothing was written)
+     * @throws SQLException    on a database failure (nothing was written; classify it with {@code SqlErrors})
+     */
+    public Map<Integer, ApplyResult> apply(Connection connection, List<ApplyTarget> targets,
+                                           List<PreparedBatch> batches) throws SQLException, FencedException {
+        Map<Integer, Part> parts = parts(targets, batches);
         try {
-            Optional<ApplyResult> applied = alreadyApplied(connection, target, batch);
+            Optional<Map<Integer, ApplyResult>> applied = alreadyApplied(connection, parts);
             if (applied.isPresent()) {
                 connection.rollback();
                 return applied.get();
             }
-            ApplyResult result = applyInTransaction(connection, target, batch);
+            Map<Integer, ApplyResult> result = applyInTransaction(connection, parts, batches);
             connection.commit();
             return result;
         } catch (SQLException | FencedException | RuntimeException e) {
@@ -102,178 +116,276 @@ public final class BatchApplier {
         }
     }
 
+    /** One partition's share of a transaction: its claim and the offsets {@code [first, next)} it covers. */
+    private static final class Part {
+
+        final ApplyTarget target;
+        final long first;
+        long next;
+        long maxOpId;
+        long sealedEpoch;
+        OptionalLong sealed = OptionalLong.empty();
+        int ops;
+
+        Part(ApplyTarget target, long first, long next) {
+            this.target = target;
+            this.first = first;
+            this.next = next;
+            this.sealedEpoch = target.sealedEpoch();
+        }
+
+        String describe() {
+            return "partition " + target.partition() + " offsets [" + first + ", " + next + ")";
+        }
+
+        ApplyResult result() {
+            return new ApplyResult(ops, maxOpId, sealed, next);
+        }
+    }
+
+    private Map<Integer, Part> parts(List<ApplyTarget> targets, List<PreparedBatch> batches) {
+        Map<Integer, ApplyTarget> byPartition = new HashMap<>();
+        for (ApplyTarget target : targets) {
+            if (target.groupId() != groupId || byPartition.put(target.partition(), target) != null) {
+                throw new IllegalArgumentException("Target " + target + " is not of group " + groupId
+                    + " or not the only one of its partition");
+            }
+        }
+        Map<Integer, Part> parts = new TreeMap<>();
+        for (PreparedBatch batch : batches) {
+            ApplyTarget target = byPartition.get(batch.partition());
+            if (target == null) {
+                throw new IllegalArgumentException("Batch of " + batch.describe() + " has no target");
+            }
+            Part part = parts.get(batch.partition());
+            if (part == null) {
+                parts.put(batch.partition(), new Part(target, batch.firstOffset(), batch.nextOffset()));
+            } else if (batch.firstOffset() < part.next) {
+                throw new IllegalArgumentException("Batches of a partition must follow each other: "
+                    + batch.describe() + " after offset " + part.next);
+            } else {
+                part.next = batch.nextOffset();
+            }
+        }
+        if (parts.isEmpty() || parts.size() != byPartition.size()) {
+            throw new IllegalArgumentException("Every target needs batches, got " + targets.size() + " targets and "
+                + parts.size() + " partitions with batches");
+        }
+        return parts;
+    }
+
     /**
-     * The outcome of {@code batch} if it is already committed: a retry after a commit whose acknowledgement was lost
-     * (connection loss) must not apply it twice. The check locks nothing; {@link #fence} re-checks under the lock.
+     * The outcome of the transaction if it is already committed: a retry after a commit whose acknowledgement was
+     * lost (connection loss) must not apply it twice. The check locks nothing; {@link #fence} re-checks under the
+     * lock.
      */
-    private Optional<ApplyResult> alreadyApplied(Connection connection, ApplyTarget target, PreparedBatch batch)
+    private Optional<Map<Integer, ApplyResult>> alreadyApplied(Connection connection, Map<Integer, Part> parts)
         throws SQLException, FencedException {
+        Map<Integer, ApplyResult> applied = new HashMap<>();
+        Set<Integer> found = new HashSet<>();
         try (PreparedStatement select = connection.prepareStatement(STORED)) {
             select.setLong(1, groupId);
-            select.setInt(2, target.partition());
+            select.setArray(2, ints(connection, parts.keySet()));
             try (ResultSet rs = select.executeQuery()) {
-                if (!rs.next() || rs.getLong(1) != target.fencingToken()) {
-                    throw new FencedException(groupId, target.partition(), target.fencingToken());
+                while (rs.next()) {
+                    Part part = parts.get(rs.getInt(1));
+                    found.add(part.target.partition());
+                    if (rs.getLong(2) != part.target.fencingToken()) {
+                        throw new FencedException(groupId, part.target.partition(), part.target.fencingToken());
+                    }
+                    long stored = rs.getLong(3);
+                    if (stored <= part.first) {
+                        continue;
+                    }
+                    if (stored < part.next) {
+                        throw new IllegalStateException("Stored offset " + stored + " falls inside "
+                            + part.describe() + ": transactions of one claim must not overlap");
+                    }
+                    long sealed = rs.getLong(5);
+                    OptionalLong newSeal = !rs.wasNull() && sealed > part.target.sealedEpoch()
+                        ? OptionalLong.of(sealed) : OptionalLong.empty();
+                    applied.put(part.target.partition(), new ApplyResult(0, rs.getLong(4), newSeal, stored));
                 }
-                long stored = rs.getLong(2);
-                if (stored <= batch.firstOffset()) {
-                    return Optional.empty();
-                }
-                if (stored < batch.nextOffset()) {
-                    throw new IllegalStateException("Stored offset " + stored + " of partition " + target.partition()
-                        + " falls inside " + batch.describe() + ": batches of one claim must not overlap");
-                }
-                long sealed = rs.getLong(4);
-                OptionalLong newSeal = !rs.wasNull() && sealed > target.sealedEpoch()
-                    ? OptionalLong.of(sealed) : OptionalLong.empty();
-                return Optional.of(new ApplyResult(0, rs.getLong(3), newSeal, stored));
             }
         }
+        for (Part part : parts.values()) {
+            if (!found.contains(part.target.partition())) {
+                throw new FencedException(groupId, part.target.partition(), part.target.fencingToken());
+            }
+        }
+        if (applied.isEmpty()) {
+            return Optional.empty();
+        }
+        if (applied.size() != parts.size()) {
+            throw new IllegalStateException("Partitions " + applied.keySet() + " of a transaction over "
+                + parts.keySet() + " are already applied, the others not");
+        }
+        return Optional.of(applied);
     }
 
-    private ApplyResult applyInTransaction(Connection connection, ApplyTarget target, PreparedBatch batch)
+    private Map<Integer, ApplyResult> applyInTransaction(Connection connection, Map<Integer, Part> parts,
+                                                         List<PreparedBatch> batches)
         throws SQLException, FencedException {
-        long maxOpId = fence(connection, target, batch);
-        List<BucketOp> ops = rowOps(connection, target.partition(), batch.changes());
-        if (batch.truncate().isPresent()) {
-            ops.addAll(truncate(connection, target.partition(), batch.truncate().get()));
+        fence(connection, parts);
+        Map<Integer, Long> startOpIds = new HashMap<>();
+        parts.forEach((partition, part) -> startOpIds.put(partition, part.maxOpId));
+        List<Seal> seals = new ArrayList<>();
+        int from = 0;
+        while (from < batches.size()) {
+            int to = from;
+            while (to < batches.size() - 1 && batches.get(to).truncate().isEmpty()) {
+                to++;
+            }
+            List<PreparedBatch> run = batches.subList(from, to + 1);
+            List<List<BucketOp>> ops = rowOps(connection, run);
+            PreparedBatch last = run.get(run.size() - 1);
+            if (last.truncate().isPresent()) {
+                ops.get(ops.size() - 1).addAll(currentData.truncate(connection, last.partition(),
+                    last.truncate().get()));
+            }
+            List<BucketOp> all = new ArrayList<>();
+            ops.forEach(all::addAll);
+            long[] ids = all.isEmpty() ? new long[0] : allocate(connection, all.size());
+            if (ids.length > 0) {
+                OpCopy.write(connection, groupId, all, ids);
+            }
+            int allocated = 0;
+            for (int i = 0; i < run.size(); i++) {
+                PreparedBatch batch = run.get(i);
+                Part part = parts.get(batch.partition());
+                int count = ops.get(i).size();
+                allocated += count;
+                if (count > 0) {
+                    part.maxOpId = Math.max(part.maxOpId, ids[allocated - 1]);
+                    part.ops += count;
+                }
+                for (TableReady marker : batch.ready()) {
+                    markReady(connection, batch.partition(), marker, part.sealedEpoch);
+                }
+                if (batch.barrier().isPresent() && batch.barrier().get().epoch() > part.sealedEpoch) {
+                    seals.add(new Seal(batch.partition(), batch.barrier().get(), part.maxOpId));
+                    part.sealedEpoch = batch.barrier().get().epoch();
+                    part.sealed = OptionalLong.of(part.sealedEpoch);
+                }
+            }
+            from = to + 1;
         }
-        if (!ops.isEmpty()) {
-            long[] ids = allocate(connection, ops.size());
-            OpCopy.write(connection, groupId, ops, ids);
-            maxOpId = Math.max(maxOpId, ids[ids.length - 1]);
-            update(connection, MAX_OP, maxOpId, groupId, target.partition());
+        List<Part> grown = parts.values().stream()
+            .filter(part -> part.maxOpId != startOpIds.get(part.target.partition())).toList();
+        if (!grown.isEmpty()) {
+            maxOps(connection, grown);
         }
-        for (TableReady marker : batch.ready()) {
-            markReady(connection, target, marker);
+        if (!seals.isEmpty()) {
+            seal(connection, seals);
         }
-        OptionalLong sealed = OptionalLong.empty();
-        if (batch.barrier().isPresent() && batch.barrier().get().epoch() > target.sealedEpoch()) {
-            Barrier barrier = batch.barrier().get();
-            update(connection, SEAL, groupId, target.partition(), barrier.epoch(), barrier.lsn().toString(), maxOpId);
-            sealed = OptionalLong.of(barrier.epoch());
-        }
-        return new ApplyResult(ops.size(), maxOpId, sealed, batch.nextOffset());
+        Map<Integer, ApplyResult> results = new HashMap<>();
+        parts.forEach((partition, part) -> results.put(partition, part.result()));
+        return results;
     }
 
-    private long fence(Connection connection, ApplyTarget target, PreparedBatch batch)
-        throws SQLException, FencedException {
+    private void fence(Connection connection, Map<Integer, Part> parts) throws SQLException, FencedException {
+        List<Part> list = new ArrayList<>(parts.values());
+        long[] tokens = new long[list.size()];
+        long[] firsts = new long[list.size()];
+        long[] nexts = new long[list.size()];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = list.get(i).target.fencingToken();
+            firsts[i] = list.get(i).first;
+            nexts[i] = list.get(i).next;
+        }
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        Set<Integer> fenced = new HashSet<>();
         try (PreparedStatement fence = connection.prepareStatement(FENCE)) {
-            fence.setLong(1, batch.nextOffset());
-            fence.setLong(2, groupId);
-            fence.setInt(3, target.partition());
-            fence.setLong(4, target.fencingToken());
-            fence.setLong(5, batch.firstOffset());
+            fence.setArray(1, ints(connection, parts.keySet()));
+            fence.setArray(2, pg.createArrayOf("int8", tokens));
+            fence.setArray(3, pg.createArrayOf("int8", firsts));
+            fence.setArray(4, pg.createArrayOf("int8", nexts));
+            fence.setLong(5, groupId);
             try (ResultSet rs = fence.executeQuery()) {
-                if (!rs.next()) {
-                    throw new FencedException(groupId, target.partition(), target.fencingToken());
-                }
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    private List<BucketOp> rowOps(Connection connection, int partition, List<RowChange> changes)
-        throws SQLException {
-        List<RowChange> present = new ArrayList<>();
-        List<RowChange> absent = new ArrayList<>();
-        for (RowChange change : changes) {
-            (change.isAbsent() ? absent : present).add(change);
-        }
-        Map<SourceKey, List<Membership>> previous = new HashMap<>();
-        if (!present.isEmpty()) {
-            Set<SourceKey> inserted = insertNew(connection, partition, present);
-            List<RowChange> stored = new ArrayList<>();
-            for (RowChange change : present) {
-                if (!inserted.contains(change.key())) {
-                    stored.add(change);
-                }
-            }
-            if (!stored.isEmpty()) {
-                previous.putAll(selectStored(connection, stored));
-                updateStored(connection, partition, stored);
-            }
-        }
-        if (!absent.isEmpty()) {
-            previous.putAll(deleteGone(connection, absent));
-        }
-        return OpPlanner.plan(changes, previous);
-    }
-
-    private Set<SourceKey> insertNew(Connection connection, int partition, List<RowChange> rows)
-        throws SQLException {
-        Set<SourceKey> inserted = new HashSet<>();
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
-            insert.setLong(1, groupId);
-            insert.setInt(2, partition);
-            insert.setArray(3, keys(connection, rows));
-            insert.setArray(4, memberships(connection, rows));
-            insert.setArray(5, offsets(connection, rows));
-            try (ResultSet rs = insert.executeQuery()) {
                 while (rs.next()) {
-                    inserted.add(SourceKey.of(rs.getBytes(1)));
+                    parts.get(rs.getInt(1)).maxOpId = rs.getLong(2);
+                    fenced.add(rs.getInt(1));
                 }
             }
         }
-        return inserted;
-    }
-
-    private Map<SourceKey, List<Membership>> selectStored(Connection connection, List<RowChange> rows)
-        throws SQLException {
-        Map<SourceKey, List<Membership>> stored = new HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement(SELECT_STORED)) {
-            select.setLong(1, groupId);
-            select.setArray(2, keys(connection, rows));
-            try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                    stored.put(SourceKey.of(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
-                }
+        for (Part part : list) {
+            if (!fenced.contains(part.target.partition())) {
+                throw new FencedException(groupId, part.target.partition(), part.target.fencingToken());
             }
         }
-        return stored;
     }
 
-    private void updateStored(Connection connection, int partition, List<RowChange> rows) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(UPDATE_STORED)) {
-            update.setInt(1, partition);
-            update.setArray(2, keys(connection, rows));
-            update.setArray(3, memberships(connection, rows));
-            update.setArray(4, offsets(connection, rows));
-            update.setLong(5, groupId);
+    private void maxOps(Connection connection, List<Part> grown) throws SQLException {
+        long[] maxOpIds = new long[grown.size()];
+        List<Integer> partitions = new ArrayList<>();
+        for (int i = 0; i < maxOpIds.length; i++) {
+            maxOpIds[i] = grown.get(i).maxOpId;
+            partitions.add(grown.get(i).target.partition());
+        }
+        try (PreparedStatement update = connection.prepareStatement(MAX_OP)) {
+            update.setArray(1, ints(connection, partitions));
+            update.setArray(2, connection.unwrap(PGConnection.class).createArrayOf("int8", maxOpIds));
+            update.setLong(3, groupId);
             update.executeUpdate();
         }
     }
 
-    private Map<SourceKey, List<Membership>> deleteGone(Connection connection, List<RowChange> rows)
-        throws SQLException {
-        Map<SourceKey, List<Membership>> gone = new HashMap<>();
-        try (PreparedStatement delete = connection.prepareStatement(DELETE_GONE)) {
-            delete.setLong(1, groupId);
-            delete.setArray(2, keys(connection, rows));
-            try (ResultSet rs = delete.executeQuery()) {
-                while (rs.next()) {
-                    gone.put(SourceKey.of(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
-                }
-            }
-        }
-        return gone;
+    /** The seal of {@code barrier}'s epoch in {@code partition}, whose highest op id then is {@code maxOpId}. */
+    private record Seal(int partition, Barrier barrier, long maxOpId) {
     }
 
-    private List<BucketOp> truncate(Connection connection, int partition, TableTruncate marker) throws SQLException {
-        TableKeyRange range = TableKeyRange.of(marker.table());
-        List<List<Membership>> gone = new ArrayList<>();
-        try (PreparedStatement delete = connection.prepareStatement(DELETE_TABLE)) {
-            delete.setLong(1, groupId);
-            delete.setInt(2, partition);
-            delete.setBytes(3, range.from());
-            delete.setBytes(4, range.to());
-            try (ResultSet rs = delete.executeQuery()) {
-                while (rs.next()) {
-                    gone.add(Memberships.decode(rs.getString(1)));
+    private void seal(Connection connection, List<Seal> seals) throws SQLException {
+        long[] epochs = new long[seals.size()];
+        String[] lsns = new String[seals.size()];
+        long[] opIds = new long[seals.size()];
+        List<Integer> partitions = new ArrayList<>();
+        for (int i = 0; i < epochs.length; i++) {
+            partitions.add(seals.get(i).partition());
+            epochs[i] = seals.get(i).barrier().epoch();
+            lsns[i] = seals.get(i).barrier().lsn().toString();
+            opIds[i] = seals.get(i).maxOpId();
+        }
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        try (PreparedStatement seal = connection.prepareStatement(SEAL)) {
+            seal.setLong(1, groupId);
+            seal.setArray(2, ints(connection, partitions));
+            seal.setArray(3, pg.createArrayOf("int8", epochs));
+            seal.setArray(4, connection.createArrayOf("text", lsns));
+            seal.setArray(5, pg.createArrayOf("int8", opIds));
+            seal.executeUpdate();
+        }
+    }
+
+    /**
+     * The ops of each of {@code batches} (no truncation but maybe in the last), planned one after the other, each
+     * against the rows as the previous ones left them; {@code current_data} is read and written once, with the
+     * newest change per key.
+     */
+    private List<List<BucketOp>> rowOps(Connection connection, List<PreparedBatch> batches) throws SQLException {
+        Map<SourceKey, RowChange> newest = new LinkedHashMap<>();
+        Map<SourceKey, Integer> partitionOf = new HashMap<>();
+        for (PreparedBatch batch : batches) {
+            for (RowChange change : batch.changes()) {
+                newest.put(change.key(), change);
+                partitionOf.put(change.key(), batch.partition());
+            }
+        }
+        Map<SourceKey, List<Membership>> previous = currentData.write(connection,
+            new ArrayList<>(newest.values()), partitionOf);
+        List<List<BucketOp>> ops = new ArrayList<>(batches.size());
+        for (PreparedBatch batch : batches) {
+            ops.add(OpPlanner.plan(batch.changes(), previous));
+            if (batches.size() > 1) {
+                for (RowChange change : batch.changes()) {
+                    if (change.isAbsent()) {
+                        previous.remove(change.key());
+                    } else {
+                        previous.put(change.key(), change.rows().stream().map(Membership::of).toList());
+                    }
                 }
             }
         }
-        return OpPlanner.removeAll(gone);
+        return ops;
     }
 
     private static long[] allocate(Connection connection, int count) throws SQLException {
@@ -294,9 +406,10 @@ public final class BatchApplier {
         return ids;
     }
 
-    private void markReady(Connection connection, ApplyTarget target, TableReady marker) throws SQLException {
-        update(connection, READY, groupId, target.partition(), marker.table().schema(), marker.table().name(),
-            marker.windowId(), marker.highWatermark().toString(), target.sealedEpoch());
+    private void markReady(Connection connection, int partition, TableReady marker, long sealedEpoch)
+        throws SQLException {
+        update(connection, READY, groupId, partition, marker.table().schema(), marker.table().name(),
+            marker.windowId(), marker.highWatermark().toString(), sealedEpoch);
     }
 
     private static void update(Connection connection, String sql, Object... parameters) throws SQLException {
@@ -308,28 +421,8 @@ public final class BatchApplier {
         }
     }
 
-    private static Array keys(Connection connection, List<RowChange> rows) throws SQLException {
-        byte[][] keys = new byte[rows.size()][];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = rows.get(i).key().unsafeBytes();
-        }
-        return connection.createArrayOf("bytea", keys);
-    }
-
-    private static Array memberships(Connection connection, List<RowChange> rows) throws SQLException {
-        String[] memberships = new String[rows.size()];
-        for (int i = 0; i < memberships.length; i++) {
-            memberships[i] = rows.get(i).memberships();
-        }
-        return connection.createArrayOf("text", memberships);
-    }
-
-    private static Array offsets(Connection connection, List<RowChange> rows) throws SQLException {
-        long[] offsets = new long[rows.size()];
-        for (int i = 0; i < offsets.length; i++) {
-            offsets[i] = rows.get(i).offset();
-        }
-        return connection.unwrap(PGConnection.class).createArrayOf("int8", offsets);
+    private static Array ints(Connection connection, Collection<Integer> values) throws SQLException {
+        return connection.createArrayOf("int4", values.toArray(new Integer[0]));
     }
 
     private static void rollbackQuietly(Connection connection, Exception cause) {

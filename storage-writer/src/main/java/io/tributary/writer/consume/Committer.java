@@ -4,18 +4,22 @@ import io.tributary.postgres.LazyConnection;
 import io.tributary.postgres.Retrier;
 import io.tributary.postgres.StoppedException;
 import io.tributary.writer.apply.ApplyResult;
+import io.tributary.writer.apply.ApplyTarget;
 import io.tributary.writer.apply.BatchApplier;
 import io.tributary.writer.apply.FencedException;
 import io.tributary.writer.apply.PreparedBatch;
-import io.tributary.writer.checkpoint.SealGate;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -25,45 +29,68 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The commit side of one writer loop: a thread applying prepared batches, one transaction each, while the poll
- * thread evaluates the next ones (pipelining). Batches of one partition commit in order; partitions are served
- * round-robin, so a partition whose next batch waits for the aligned-barrier {@link SealGate} never holds back
- * the others (in particular not the one whose seal it waits for).
+ * The commit side of one writer loop: a thread applying prepared batches while the poll thread evaluates the next
+ * ones (pipelining). Batches of one partition commit in order; partitions are served round-robin, so a partition
+ * whose next batch waits for the aligned-barrier gate ({@link PeerSeals}) never holds back the others (in
+ * particular not the one whose seal it waits for).
  *
- * <p>Thread-safe: {@link #submit}, {@link #queued}, {@link #forget} and {@link #drain} are called by the poll
- * thread, everything else runs on the committer's own thread.
+ * <p>One transaction takes every queued batch the gate allows, of all partitions, up to {@code transactionRecords}
+ * records per partition (its first batch always goes), in rounds of one batch per partition: a partition's batch
+ * after its seal of {@code s} joins once every other partition sealed {@code s}, committed or earlier in the same
+ * transaction, and the batches are applied (their op ids allocated) in the order taken. So the partitions of one
+ * writer advance through the epochs together, in few transactions that seal several epochs each; a backlog (e.g.
+ * behind slow storage) no longer costs a transaction per partition and epoch, and a small backlog still commits as
+ * soon as it is queued.
+ *
+ * <p>Thread-safe: {@link #submit}, {@link #queuedRecords}, {@link #idle}, {@link #forget} and {@link #drain} are
+ * called by the poll thread, everything else runs on the committer's own thread.
  */
 final class Committer implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
 
-    private record Work(PartitionState state, PreparedBatch batch) {
+    /** Batches of one or several partitions, in apply order, to commit in one transaction. */
+    private record Work(List<PreparedBatch> batches, Map<PartitionState, Integer> records) {
+
+        int totalRecords() {
+            return records.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        String describe() {
+            return batches.size() + " batches of partitions " + records.keySet();
+        }
     }
 
     private final BatchApplier applier;
-    private final SealGate gate;
+    private final PeerSeals gate;
     private final LazyConnection storage;
     private final Retrier retrier;
     private final WriterCounters counters;
     private final Duration gateRecheck;
+    private final int transactionRecords;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<PartitionState, ArrayDeque<PreparedBatch>> queues = new LinkedHashMap<>();
-    private PartitionState inFlight;
+    private final Map<PartitionState, Integer> queuedRecords = new LinkedHashMap<>();
+    private final Set<PartitionState> inFlight = new HashSet<>();
     private boolean draining;
     private boolean finished;
     private long nextGateRead;
     private volatile Throwable failure;
 
-    Committer(BatchApplier applier, SealGate gate, LazyConnection storage, Retrier retrier,
-              WriterCounters counters, Duration gateRecheck) {
+    Committer(BatchApplier applier, PeerSeals gate, LazyConnection storage, Retrier retrier,
+              WriterCounters counters, Duration gateRecheck, int transactionRecords) {
+        if (transactionRecords < 1) {
+            throw new IllegalArgumentException("transactionRecords must be >= 1, got " + transactionRecords);
+        }
         this.applier = applier;
         this.gate = gate;
         this.storage = storage;
         this.retrier = retrier;
         this.counters = counters;
         this.gateRecheck = gateRecheck;
+        this.transactionRecords = transactionRecords;
         this.nextGateRead = System.nanoTime();
     }
 
@@ -72,18 +99,18 @@ final class Committer implements Runnable {
         lock.lock();
         try {
             queues.computeIfAbsent(state, s -> new ArrayDeque<>()).add(batch);
+            queuedRecords.merge(state, batch.records(), Integer::sum);
             changed.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /** The batches of {@code state} queued or being committed. */
-    int queued(PartitionState state) {
+    /** The records of {@code state}'s batches queued or being committed. */
+    int queuedRecords(PartitionState state) {
         lock.lock();
         try {
-            ArrayDeque<PreparedBatch> queue = queues.get(state);
-            return (queue == null ? 0 : queue.size()) + (inFlight == state ? 1 : 0);
+            return queuedRecords.getOrDefault(state, 0);
         } finally {
             lock.unlock();
         }
@@ -93,7 +120,7 @@ final class Committer implements Runnable {
     boolean idle() {
         lock.lock();
         try {
-            return inFlight == null && queues.values().stream().allMatch(ArrayDeque::isEmpty);
+            return inFlight.isEmpty() && queues.values().stream().allMatch(ArrayDeque::isEmpty);
         } finally {
             lock.unlock();
         }
@@ -109,7 +136,8 @@ final class Committer implements Runnable {
         lock.lock();
         try {
             states.forEach(queues::remove);
-            while (inFlight != null && states.contains(inFlight)) {
+            states.stream().filter(s -> !inFlight.contains(s)).forEach(queuedRecords::remove);
+            while (states.stream().anyMatch(inFlight::contains)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -151,10 +179,11 @@ final class Committer implements Runnable {
     public void run() {
         try {
             for (Optional<Work> work = next(); work.isPresent(); work = next()) {
+                boolean committed = false;
                 try {
-                    commit(work.get());
+                    committed = commit(work.get());
                 } finally {
-                    done();
+                    done(work.get(), committed);
                 }
             }
         } catch (InterruptedException e) {
@@ -213,77 +242,143 @@ final class Committer implements Runnable {
     }
 
     private Optional<Work> pick() {
-        Iterator<Map.Entry<PartitionState, ArrayDeque<PreparedBatch>>> entries = queues.entrySet().iterator();
-        while (entries.hasNext()) {
-            Map.Entry<PartitionState, ArrayDeque<PreparedBatch>> entry = entries.next();
-            PartitionState state = entry.getKey();
-            ArrayDeque<PreparedBatch> queue = entry.getValue();
-            if (!state.isLive()) {
-                entries.remove();
-                continue;
+        queues.entrySet().removeIf(entry -> {
+            if (!entry.getKey().isLive()) {
+                queuedRecords.remove(entry.getKey());
+                return true;
             }
-            PreparedBatch head = queue.peek();
-            if (head != null && (!head.allocatesOps() || gate.allows(state.sealedEpoch))) {
-                queue.poll();
-                entries.remove();
-                queues.put(state, queue);
-                inFlight = state;
-                return Optional.of(new Work(state, head));
+            return false;
+        });
+        Map<Integer, Long> planned = new HashMap<>();
+        Map<PartitionState, Integer> taken = new LinkedHashMap<>();
+        List<PreparedBatch> batches = new ArrayList<>();
+        for (boolean progress = true; progress; ) {
+            progress = false;
+            for (Map.Entry<PartitionState, ArrayDeque<PreparedBatch>> entry : queues.entrySet()) {
+                PartitionState state = entry.getKey();
+                PreparedBatch next = entry.getValue().peek();
+                int records = taken.getOrDefault(state, 0);
+                if (next == null || records > 0 && records + next.records() > transactionRecords) {
+                    continue;
+                }
+                long sealed = planned.getOrDefault(state.partition(), state.sealedEpoch);
+                if (next.allocatesOps() && !gate.allows(state.partition(), sealed, planned)) {
+                    continue;
+                }
+                entry.getValue().poll();
+                batches.add(next);
+                taken.put(state, records + next.records());
+                if (next.barrier().isPresent()) {
+                    planned.put(state.partition(), Math.max(sealed, next.barrier().get().epoch()));
+                }
+                progress = true;
             }
         }
-        return Optional.empty();
+        if (batches.isEmpty()) {
+            return Optional.empty();
+        }
+        for (PartitionState state : taken.keySet()) {
+            queues.put(state, queues.remove(state));
+        }
+        inFlight.addAll(taken.keySet());
+        return Optional.of(new Work(batches, taken));
     }
 
-    private void done() {
+    private void done(Work work, boolean committed) {
         lock.lock();
         try {
-            inFlight = null;
+            inFlight.removeAll(work.records().keySet());
+            work.records().forEach((state, records) -> {
+                if (!state.isLive()) {
+                    queuedRecords.remove(state);
+                } else if (committed) {
+                    queuedRecords.computeIfPresent(state, (s, n) -> n > records ? n - records : null);
+                }
+            });
             changed.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
+    /** Puts the batches of {@code work} back at the head of their (live) partitions' queues, in order. */
+    private void requeue(Work work) {
+        lock.lock();
+        try {
+            List<PreparedBatch> batches = new ArrayList<>(work.batches());
+            for (int i = batches.size() - 1; i >= 0; i--) {
+                PreparedBatch batch = batches.get(i);
+                for (PartitionState state : work.records().keySet()) {
+                    if (state.partition() == batch.partition() && state.isLive()) {
+                        queues.computeIfAbsent(state, s -> new ArrayDeque<>()).addFirst(batch);
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void refreshGate() throws Exception {
-        retrier.call("reading the seals", () -> gate.refresh(storage.get()), (e, attempt, backoff) -> {
+        retrier.call("reading the seals", () -> {
+            gate.refresh(storage.get());
+            return null;
+        }, (e, attempt, backoff) -> {
             counters.retried();
             storage.discardIfBroken();
         });
     }
 
-    private void commit(Work work) throws Exception {
-        PartitionState state = work.state();
-        PreparedBatch batch = work.batch();
-        if (!state.isLive()) {
-            return;
+    /** Commits {@code work}; returns false if it was handed back to the queues (or dropped) instead. */
+    private boolean commit(Work work) throws Exception {
+        Set<PartitionState> states = work.records().keySet();
+        if (!states.stream().allMatch(PartitionState::isLive)) {
+            requeue(work);
+            return false;
         }
-        awaitDeadLetters(batch);
-        ApplyResult result;
+        for (PreparedBatch batch : work.batches()) {
+            awaitDeadLetters(batch);
+        }
+        List<ApplyTarget> targets = states.stream().map(PartitionState::target).toList();
+        Map<Integer, ApplyResult> results;
         long started = System.nanoTime();
         try {
-            result = retrier.call("commit of " + batch.describe(),
-                () -> applier.apply(storage.get(), state.target(), batch), (e, attempt, backoff) -> {
+            results = retrier.call("commit of " + work.describe(),
+                () -> applier.apply(storage.get(), targets, work.batches()), (e, attempt, backoff) -> {
                     counters.retried();
                     storage.discardIfBroken();
                 });
         } catch (FencedException e) {
             LOG.warn("{}", e.getMessage());
             counters.fenced();
-            state.fence();
-            lock.lock();
-            try {
-                queues.remove(state);
-            } finally {
-                lock.unlock();
+            for (PartitionState state : states) {
+                if (state.partition() == e.partition()) {
+                    state.fence();
+                    lock.lock();
+                    try {
+                        queues.remove(state);
+                        queuedRecords.remove(state);
+                    } finally {
+                        lock.unlock();
+                    }
+                }
             }
-            return;
+            requeue(work);
+            return false;
         }
-        state.maxOpId = result.maxOpId();
-        if (result.sealedEpoch().isPresent()) {
-            state.sealedEpoch = result.sealedEpoch().getAsLong();
+        int ops = 0;
+        for (PartitionState state : states) {
+            ApplyResult result = results.get(state.partition());
+            state.maxOpId = result.maxOpId();
+            if (result.sealedEpoch().isPresent()) {
+                state.sealedEpoch = result.sealedEpoch().getAsLong();
+                gate.sealed(state.partition(), state.sealedEpoch);
+            }
+            state.committed(result.nextOffset());
+            ops += result.ops();
         }
-        state.committed(result.nextOffset());
-        counters.committed(batch.records(), result.ops(), System.nanoTime() - started);
+        counters.committed(work.totalRecords(), ops, System.nanoTime() - started);
+        return true;
     }
 
     private static void awaitDeadLetters(PreparedBatch batch) throws Exception {

@@ -10,7 +10,6 @@ import io.tributary.writer.WriterConfig;
 import io.tributary.writer.WriterTuning;
 import io.tributary.writer.apply.BatchApplier;
 import io.tributary.writer.apply.PreparedBatch;
-import io.tributary.writer.checkpoint.SealGate;
 import io.tributary.writer.internals.StorageConnections;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
@@ -40,12 +39,14 @@ import org.slf4j.LoggerFactory;
  * token bumped) and the consumer seeks to the stored offset; records below it are skipped. Offsets are also
  * committed to Kafka after the storage commits (asynchronously, best effort) so lag-based autoscalers see progress.
  *
- * <p>Batching: a partition's batch goes to the committer when it is complete, or earlier, unfinished, when the
- * committer has nothing else to do; while the committer is busy, batches grow (fewer, larger transactions).
+ * <p>Batching: a partition's batch goes to the committer when it is complete (at a barrier, a truncation or
+ * {@code batchRecords} records), or earlier, unfinished, when the committer has nothing else to do; while the
+ * committer is busy, batches grow and queue up, and the committer takes the queued batches of a partition together,
+ * up to {@code batchRecords} records per transaction (fewer, larger transactions as the backlog grows).
  *
- * <p>Backpressure: each partition has at most {@code queuedBatches} batches waiting for the committer plus one
- * complete batch and the rest of one poll staged here; beyond that the partition is paused, and resumed once it
- * has room. A partition waiting for the aligned-barrier gate therefore only pauses itself.
+ * <p>Backpressure: each partition has at most {@code queuedBatches * batchRecords} records waiting for the
+ * committer plus one complete batch and the rest of one poll staged here; beyond that the partition is paused, and
+ * resumed once it has room. A partition waiting for the aligned-barrier gate therefore only pauses itself.
  *
  * <p>Not thread-safe: {@link #run()} on one thread; {@link #wakeup()} from any.
  */
@@ -65,7 +66,7 @@ public final class WriterLoop implements Runnable {
     private final StopSignal stop;
     private final WriterCounters counters;
     private final int batchRecords;
-    private final int queuedBatches;
+    private final int queuedRecords;
     private final Duration pollTimeout;
     private final Duration closeTimeout;
     private final Map<TopicPartition, PartitionState> states = new HashMap<>();
@@ -86,7 +87,7 @@ public final class WriterLoop implements Runnable {
         this.stop = stop;
         this.counters = counters;
         this.batchRecords = batchRecords;
-        this.queuedBatches = queuedBatches;
+        this.queuedRecords = (int) Math.min(Integer.MAX_VALUE, (long) queuedBatches * batchRecords);
         this.pollTimeout = pollTimeout;
         this.closeTimeout = closeTimeout;
     }
@@ -102,8 +103,8 @@ public final class WriterLoop implements Runnable {
         WriterTuning tuning = config.tuning();
         RetryPolicy policy = tuning.retryPolicy();
         Committer committer = new Committer(new BatchApplier(config.groupId()),
-            new SealGate(config.groupId(), partitions), StorageConnections.to(config.storage(), name + "-commit"),
-            Retrier.of(policy, stop), counters, tuning.gateRecheck());
+            new PeerSeals(config.groupId(), partitions), StorageConnections.to(config.storage(), name + "-commit"),
+            Retrier.of(policy, stop), counters, tuning.gateRecheck(), config.batchRecords());
         RecordEvaluator evaluator = new RecordEvaluator(rules,
             new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId()), counters);
         return new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
@@ -197,7 +198,7 @@ public final class WriterLoop implements Runnable {
         }
         while (true) {
             if (state.ready.isPresent()) {
-                if (committer.queued(state) >= queuedBatches) {
+                if (committer.queuedRecords(state) >= queuedRecords) {
                     break;
                 }
                 committer.submit(state, state.ready.get());

@@ -9,7 +9,6 @@ import io.tributary.postgres.RetryPolicy;
 import io.tributary.postgres.StopSignal;
 import io.tributary.writer.apply.BatchApplier;
 import io.tributary.writer.apply.PreparedBatch;
-import io.tributary.writer.checkpoint.SealGate;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.List;
@@ -20,10 +19,10 @@ import org.junit.jupiter.api.Test;
 /** The committer's queue bookkeeping, without running its thread (no storage is touched). */
 class CommitterTest {
 
-    private final Committer committer = new Committer(new BatchApplier(1), new SealGate(1, 2),
+    private final Committer committer = new Committer(new BatchApplier(1), new PeerSeals(1, 2),
         new LazyConnection(new PgEndpoint("jdbc:postgresql://localhost:1/none", "nobody", "")),
         Retrier.of(RetryPolicy.of(Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)), new StopSignal()),
-        new WriterCounters(), Duration.ofMillis(20));
+        new WriterCounters(), Duration.ofMillis(20), 100);
 
     @Test
     void committerWithABatchQueuedInAnyPartitionIsNotIdle() {
@@ -34,8 +33,18 @@ class CommitterTest {
         committer.submit(first, batch(0));
 
         assertThat(committer.idle()).isFalse();
-        assertThat(committer.queued(first)).isEqualTo(1);
-        assertThat(committer.queued(second)).isZero();
+        assertThat(committer.queuedRecords(first)).isEqualTo(1);
+        assertThat(committer.queuedRecords(second)).isZero();
+    }
+
+    @Test
+    void queuedRecordsAddUpOverAPartitionsBatches() {
+        PartitionState first = state(0);
+
+        committer.submit(first, batch(0));
+        committer.submit(first, batch(0));
+
+        assertThat(committer.queuedRecords(first)).isEqualTo(2);
     }
 
     private static PartitionState state(int partition) {

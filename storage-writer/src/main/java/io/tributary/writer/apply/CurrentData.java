@@ -1,0 +1,186 @@
+package io.tributary.writer.apply;
+
+import io.tributary.topics.messages.TableTruncate;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.postgresql.PGConnection;
+
+/**
+ * The statements of {@link BatchApplier} on {@code tributary.current_data}: insert-if-absent, look up and update
+ * the others, delete what is gone, delete a truncated table's rows; each over many keys at once. Stateless apart
+ * from the group id; runs inside the caller's transaction.
+ */
+final class CurrentData {
+
+    private static final String INSERT_NEW = "INSERT INTO tributary.current_data"
+        + " (group_id, source_key, buckets, source_partition, source_offset)"
+        + " SELECT ?, u.k, u.b, u.p, u.o FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
+        + " ON CONFLICT (group_id, source_key) DO NOTHING RETURNING source_key";
+    private static final String SELECT_STORED = "SELECT source_key, buckets FROM tributary.current_data"
+        + " WHERE group_id = ? AND source_key = ANY(?::bytea[])";
+    private static final String UPDATE_STORED = "UPDATE tributary.current_data c"
+        + " SET buckets = u.b, source_partition = u.p, source_offset = u.o"
+        + " FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
+        + " WHERE c.group_id = ? AND c.source_key = u.k";
+    private static final String DELETE_GONE = "DELETE FROM tributary.current_data"
+        + " WHERE group_id = ? AND source_key = ANY(?::bytea[]) RETURNING source_key, buckets";
+    private static final String DELETE_TABLE = "DELETE FROM tributary.current_data"
+        + " WHERE group_id = ? AND source_partition = ? AND source_key >= ? AND source_key < ? RETURNING buckets";
+
+    private final long groupId;
+
+    CurrentData(long groupId) {
+        this.groupId = groupId;
+    }
+
+    /**
+     * Writes {@code changes} (one per key, each of partition {@code partitionOf}) and returns what was stored
+     * before for their keys (a key absent from the answer was not stored).
+     */
+    Map<SourceKey, List<Membership>> write(Connection connection, List<RowChange> changes,
+                                                         Map<SourceKey, Integer> partitionOf) throws SQLException {
+        List<RowChange> present = new ArrayList<>();
+        List<RowChange> absent = new ArrayList<>();
+        for (RowChange change : changes) {
+            (change.isAbsent() ? absent : present).add(change);
+        }
+        Map<SourceKey, List<Membership>> previous = new HashMap<>();
+        if (!present.isEmpty()) {
+            Set<SourceKey> inserted = insertNew(connection, present, partitionOf);
+            List<RowChange> stored = new ArrayList<>();
+            for (RowChange change : present) {
+                if (!inserted.contains(change.key())) {
+                    stored.add(change);
+                }
+            }
+            if (!stored.isEmpty()) {
+                previous.putAll(selectStored(connection, stored));
+                updateStored(connection, stored, partitionOf);
+            }
+        }
+        if (!absent.isEmpty()) {
+            previous.putAll(deleteGone(connection, absent));
+        }
+        return previous;
+    }
+
+    private Set<SourceKey> insertNew(Connection connection, List<RowChange> rows,
+                                     Map<SourceKey, Integer> partitionOf) throws SQLException {
+        Set<SourceKey> inserted = new HashSet<>();
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
+            insert.setLong(1, groupId);
+            insert.setArray(2, keys(connection, rows));
+            insert.setArray(3, memberships(connection, rows));
+            insert.setArray(4, partitions(connection, rows, partitionOf));
+            insert.setArray(5, offsets(connection, rows));
+            try (ResultSet rs = insert.executeQuery()) {
+                while (rs.next()) {
+                    inserted.add(SourceKey.of(rs.getBytes(1)));
+                }
+            }
+        }
+        return inserted;
+    }
+
+    private Map<SourceKey, List<Membership>> selectStored(Connection connection, List<RowChange> rows)
+        throws SQLException {
+        Map<SourceKey, List<Membership>> stored = new HashMap<>();
+        try (PreparedStatement select = connection.prepareStatement(SELECT_STORED)) {
+            select.setLong(1, groupId);
+            select.setArray(2, keys(connection, rows));
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    stored.put(SourceKey.of(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
+                }
+            }
+        }
+        return stored;
+    }
+
+    private void updateStored(Connection connection, List<RowChange> rows, Map<SourceKey, Integer> partitionOf)
+        throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(UPDATE_STORED)) {
+            update.setArray(1, keys(connection, rows));
+            update.setArray(2, memberships(connection, rows));
+            update.setArray(3, partitions(connection, rows, partitionOf));
+            update.setArray(4, offsets(connection, rows));
+            update.setLong(5, groupId);
+            update.executeUpdate();
+        }
+    }
+
+    private Map<SourceKey, List<Membership>> deleteGone(Connection connection, List<RowChange> rows)
+        throws SQLException {
+        Map<SourceKey, List<Membership>> gone = new HashMap<>();
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_GONE)) {
+            delete.setLong(1, groupId);
+            delete.setArray(2, keys(connection, rows));
+            try (ResultSet rs = delete.executeQuery()) {
+                while (rs.next()) {
+                    gone.put(SourceKey.of(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
+                }
+            }
+        }
+        return gone;
+    }
+
+    /** Deletes the rows of {@code marker}'s table in {@code partition}; returns their REMOVE ops. */
+    List<BucketOp> truncate(Connection connection, int partition, TableTruncate marker) throws SQLException {
+        TableKeyRange range = TableKeyRange.of(marker.table());
+        List<List<Membership>> gone = new ArrayList<>();
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_TABLE)) {
+            delete.setLong(1, groupId);
+            delete.setInt(2, partition);
+            delete.setBytes(3, range.from());
+            delete.setBytes(4, range.to());
+            try (ResultSet rs = delete.executeQuery()) {
+                while (rs.next()) {
+                    gone.add(Memberships.decode(rs.getString(1)));
+                }
+            }
+        }
+        return OpPlanner.removeAll(gone);
+    }
+
+    private static Array keys(Connection connection, List<RowChange> rows) throws SQLException {
+        byte[][] keys = new byte[rows.size()][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = rows.get(i).key().unsafeBytes();
+        }
+        return connection.createArrayOf("bytea", keys);
+    }
+
+    private static Array memberships(Connection connection, List<RowChange> rows) throws SQLException {
+        String[] memberships = new String[rows.size()];
+        for (int i = 0; i < memberships.length; i++) {
+            memberships[i] = rows.get(i).memberships();
+        }
+        return connection.createArrayOf("text", memberships);
+    }
+
+    private static Array partitions(Connection connection, List<RowChange> rows,
+                                    Map<SourceKey, Integer> partitionOf) throws SQLException {
+        Integer[] partitions = new Integer[rows.size()];
+        for (int i = 0; i < partitions.length; i++) {
+            partitions[i] = partitionOf.get(rows.get(i).key());
+        }
+        return connection.createArrayOf("int4", partitions);
+    }
+
+    private static Array offsets(Connection connection, List<RowChange> rows) throws SQLException {
+        long[] offsets = new long[rows.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = rows.get(i).offset();
+        }
+        return connection.unwrap(PGConnection.class).createArrayOf("int8", offsets);
+    }
+}
