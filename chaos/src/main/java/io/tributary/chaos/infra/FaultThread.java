@@ -1,26 +1,51 @@
 package io.tributary.chaos.infra;
 
+import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.PipelineSettings;
+import io.tributary.chaos.run.CrashWatcher;
+import io.tributary.chaos.run.RunFaults;
+import io.tributary.postgres.PgEndpoint;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * Runs a scenario's {@link InfraScenario#inject} on its own thread, then keeps watching for crashed processes
- * until {@link #finish}.
+ * Service faults of a run: runs a scenario's {@link InfraScenario#inject} on its own thread, then keeps watching
+ * for crashed processes until {@link #stop}, which tells the scenario to end and waits up to three minutes for it
+ * (its services come back first).
  */
-final class FaultThread {
+final class FaultThread implements RunFaults {
+
+    private static final Duration FAULTS_END = Duration.ofMinutes(3);
 
     private final InfraScenario scenario;
-    private final FaultContext context;
+    private final PgEndpoint storage;
+    private final Path directory;
+    private final long seed;
+    private final Consumer<String> log;
     private final Thread thread;
+    private volatile FaultContext context;
     private volatile Exception failure;
 
-    FaultThread(InfraScenario scenario, FaultContext context) {
+    FaultThread(InfraScenario scenario, PgEndpoint storage, Path directory, long seed, Consumer<String> log) {
         this.scenario = scenario;
-        this.context = context;
+        this.storage = storage;
+        this.directory = directory;
+        this.seed = seed;
+        this.log = log;
         this.thread = new Thread(this::run, "chaos-infra-faults");
         this.thread.setDaemon(true);
     }
 
-    void start() {
+    @Override
+    public PipelineSettings processSettings(PipelineSettings direct) {
+        return scenario.processSettings(direct);
+    }
+
+    @Override
+    public void start(Pipeline pipeline, CrashWatcher crashes) {
+        context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed);
         thread.start();
     }
 
@@ -37,22 +62,33 @@ final class FaultThread {
     }
 
     /**
-     * Tells the scenario to end and waits up to {@code timeout} for it (its services come back first).
+     * Tells the scenario to end and waits for it.
      *
      * @throws IllegalStateException if the scenario failed or did not end in time
      */
-    void finish(Duration timeout) {
-        context.stop();
+    @Override
+    public void stop() {
+        FaultContext started = context;
+        if (started == null) {
+            return;
+        }
+        started.stop();
         try {
-            thread.join(timeout.toMillis());
+            thread.join(FAULTS_END.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (thread.isAlive()) {
-            throw new IllegalStateException("Scenario " + scenario.name() + " did not end within " + timeout);
+            throw new IllegalStateException("Scenario " + scenario.name() + " did not end within " + FAULTS_END);
         }
         if (failure != null) {
             throw new IllegalStateException("Scenario " + scenario.name() + " failed: " + failure, failure);
         }
+    }
+
+    /** The faults the scenario injected (none before {@link #start}). */
+    List<InfraFault> faults() {
+        FaultContext started = context;
+        return started == null ? List.of() : started.faults();
     }
 }

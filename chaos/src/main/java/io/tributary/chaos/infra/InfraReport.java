@@ -2,10 +2,10 @@ package io.tributary.chaos.infra;
 
 import io.tributary.chaos.check.Mismatch;
 import io.tributary.chaos.harness.ProcessExit;
+import io.tributary.chaos.run.RunOutcome;
 import io.tributary.chaos.workload.WorkloadStats;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The outcome of one infrastructure scenario run.
@@ -23,8 +23,6 @@ import java.util.stream.Collectors;
 public record InfraReport(String scenario, long seed, Duration took, List<InfraFault> faults,
                           List<ProcessExit> crashes, WorkloadStats workload, int checkpoints,
                           List<Mismatch> mismatches, String logs) {
-
-    private static final int SHOWN_MISMATCHES = 30;
 
     public InfraReport {
         faults = List.copyOf(faults);
@@ -47,12 +45,7 @@ public record InfraReport(String scenario, long seed, Duration took, List<InfraF
         out.append("  workload: ").append(workload).append('\n');
         faults.forEach(f -> out.append("  fault ").append(f).append('\n'));
         crashes.forEach(c -> out.append("  CRASH ").append(c).append('\n'));
-        out.append(mismatches.stream().limit(SHOWN_MISMATCHES).map(m -> "  MISMATCH " + m)
-            .collect(Collectors.joining("\n")));
-        if (mismatches.size() > SHOWN_MISMATCHES) {
-            out.append("\n  ... and ").append(mismatches.size() - SHOWN_MISMATCHES).append(" more");
-        }
-        out.append("\n  logs: ").append(logs).append("\n  repeat with -Dchaos.seed=").append(seed);
+        out.append(RunOutcome.mismatchesAndLogs(mismatches, logs)).append("\n  repeat with -Dchaos.seed=").append(seed);
         return out.toString();
     }
 }

@@ -3,49 +3,45 @@ package io.tributary.chaos.run;
 import io.tributary.chaos.check.Quiescence;
 import io.tributary.chaos.harness.Pipeline;
 import io.tributary.chaos.harness.PipelineProcess;
-import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Executes a {@link FaultPlan} against a {@link Pipeline} on its own thread, and meanwhile restarts processes
- * that exit on their own (as compose's {@code restart: unless-stopped} would), recording them as crashes. Faults
+ * Process faults of a run: executes a {@link FaultPlan} against a {@link Pipeline} on its own thread, and meanwhile
+ * restarts processes that exit on their own (through the run's {@link CrashWatcher}). Faults
  * of the snapshot phase are timed from {@link #start()}, those of the streaming phase from the moment the newest
  * group is first seen ACTIVE. A kill always completes with its restart, even when {@link #stop()} interrupts
  * the plan. Victims are drawn from the run's seed.
  */
-final class FaultInjector {
+final class FaultInjector implements RunFaults {
 
     private static final Duration TICK = Duration.ofMillis(250);
     private static final int MAX_PER_ROLE = 3;
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
 
-    private final Pipeline pipeline;
     private final FaultPlan plan;
     private final PgEndpoint storage;
     private final Random random;
     private final Consumer<String> log;
     private final List<InjectedFault> injected = new ArrayList<>();
-    private final List<ProcessExit> crashes = new ArrayList<>();
-    private final Set<String> crashedSeen = new HashSet<>();
     private final Thread thread;
+    private Pipeline pipeline;
+    private CrashWatcher crashes;
     private volatile boolean stopping;
     private volatile RuntimeException failure;
     private long startNanos;
     private long activeNanos = -1;
 
-    FaultInjector(Pipeline pipeline, FaultPlan plan, PgEndpoint storage, long seed, Consumer<String> log) {
-        this.pipeline = pipeline;
+    FaultInjector(FaultPlan plan, PgEndpoint storage, long seed, Consumer<String> log) {
         this.plan = plan;
         this.storage = storage;
         this.random = new Random(seed * 31 + 7);
@@ -54,7 +50,10 @@ final class FaultInjector {
         this.thread.setDaemon(true);
     }
 
-    void start() {
+    @Override
+    public void start(Pipeline pipeline, CrashWatcher crashes) {
+        this.pipeline = pipeline;
+        this.crashes = crashes;
         startNanos = System.nanoTime();
         thread.start();
     }
@@ -94,16 +93,7 @@ final class FaultInjector {
         if (activeNanos < 0 && currentPhase() == Phase.STREAMING) {
             activeNanos = System.nanoTime();
         }
-        for (ProcessExit crash : pipeline.crashes()) {
-            if (crashedSeen.add(crash.name())) {
-                synchronized (this) {
-                    crashes.add(crash);
-                }
-                log.accept("CRASH (exited on its own): " + crash);
-                pipeline.all().stream().filter(p -> p.name().equals(crash.name())).findFirst()
-                    .ifPresent(pipeline::restart);
-            }
-        }
+        crashes.restartCrashed();
         LockSupport.parkNanos(TICK.toNanos());
     }
 
@@ -165,12 +155,16 @@ final class FaultInjector {
     }
 
     /** Stops injecting (a kill in progress finishes with its restart) and waits for the thread. */
-    void stop() {
+    @Override
+    public void stop() {
         stopping = true;
         try {
-            thread.join(Duration.ofMinutes(2).toMillis());
+            thread.join(STOP_TIMEOUT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            throw new IllegalStateException("The fault injector did not end within " + STOP_TIMEOUT);
         }
         if (failure != null) {
             throw new IllegalStateException("The fault injector failed", failure);
@@ -180,11 +174,6 @@ final class FaultInjector {
     /** Faults injected so far. */
     synchronized List<InjectedFault> injected() {
         return List.copyOf(injected);
-    }
-
-    /** Processes that exited on their own so far (each was restarted). */
-    synchronized List<ProcessExit> crashes() {
-        return List.copyOf(crashes);
     }
 
     /** How many planned faults did not fire (the run ended first) or found nothing to act on. */

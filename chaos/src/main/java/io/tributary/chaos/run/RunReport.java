@@ -5,7 +5,6 @@ import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.workload.WorkloadStats;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The outcome of one run.
@@ -23,12 +22,16 @@ import java.util.stream.Collectors;
 public record RunReport(long seed, Duration took, List<InjectedFault> faults, int skipped, List<ProcessExit> crashes,
                         WorkloadStats workload, int checkpoints, List<Mismatch> mismatches, String logs) {
 
-    private static final int SHOWN_MISMATCHES = 30;
-
     public RunReport {
         faults = List.copyOf(faults);
         crashes = List.copyOf(crashes);
         mismatches = List.copyOf(mismatches);
+    }
+
+    /** The report of a run with process faults: what {@code flow} found, and what the faults did. */
+    public static RunReport of(long seed, RunOutcome flow, List<InjectedFault> faults, int skipped) {
+        return new RunReport(seed, flow.took(), faults, skipped, flow.crashes(), flow.workload(), flow.checkpoints(),
+            flow.mismatches(), flow.logs());
     }
 
     /** How many faults did something. */
@@ -52,12 +55,8 @@ public record RunReport(long seed, Duration took, List<InjectedFault> faults, in
         faults.forEach(f -> out.append("  fault ").append(f).append('\n'));
         crashes.forEach(c -> out.append("  CRASH ").append(c.name()).append(" exit ").append(c.exitCode())
             .append('\n'));
-        out.append(mismatches.stream().limit(SHOWN_MISMATCHES).map(m -> "  MISMATCH " + m)
-            .collect(Collectors.joining("\n")));
-        if (mismatches.size() > SHOWN_MISMATCHES) {
-            out.append("\n  ... and ").append(mismatches.size() - SHOWN_MISMATCHES).append(" more");
-        }
-        out.append("\n  logs: ").append(logs).append("\n  repeat: ./chaos.sh --seed ").append(seed);
+        out.append(RunOutcome.mismatchesAndLogs(mismatches, logs)).append("\n  repeat: ./chaos.sh --seed ")
+            .append(seed);
         return out.toString();
     }
 }
