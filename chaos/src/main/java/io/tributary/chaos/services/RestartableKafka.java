@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@link #kill()} and {@link #start()} in any order ({@code start} of a running broker is an error).
  * {@link #close()} kills it and keeps the directory (the caller owns it). Thread-safe (methods are synchronized).
  */
-public final class RestartableKafka implements AutoCloseable {
+public final class RestartableKafka implements RestartableService {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestartableKafka.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);

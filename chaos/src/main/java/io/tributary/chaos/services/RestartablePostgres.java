@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * as root, as zonky does), so the postmaster is its child and a kill hits exactly it. {@link #close()} kills the
  * server and keeps the directory (the caller owns it). Thread-safe (methods are synchronized).
  */
-public final class RestartablePostgres implements AutoCloseable {
+public final class RestartablePostgres implements RestartableService {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestartablePostgres.class);
     private static final String SUPERUSER = "postgres";

@@ -58,13 +58,13 @@ class ChaosSoakIT {
             case "kafka-restart" -> {
                 try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
                     return execute(InfraRuns.environment(services, directory, broker.bootstrapServers(), source,
-                        storage), seed, new KafkaRestartScenario(broker));
+                        storage), seed, RestartScenario.kafka(broker));
                 }
             }
             case "storage-restart" -> {
                 try (RestartablePostgres server = RestartablePostgres.create(directory.resolve("storage"))) {
                     return execute(InfraRuns.environment(services, directory, kafka, source,
-                        server.createDatabase("storage")), seed, new StorageRestartScenario(server));
+                        server.createDatabase("storage")), seed, RestartScenario.storage(server));
                 }
             }
             case "source-connections" -> {

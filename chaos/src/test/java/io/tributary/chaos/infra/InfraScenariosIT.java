@@ -28,7 +28,7 @@ class InfraScenariosIT {
         try (RestartableKafka kafka = RestartableKafka.create(directory.resolve("kafka"))) {
             RunEnvironment environment = InfraRuns.environment(services, directory, kafka.bootstrapServers(),
                 InfraRuns.newDatabase(services), InfraRuns.newDatabase(services));
-            InfraReport report = new InfraRun(environment, settings(seed), new KafkaRestartScenario(kafka),
+            InfraReport report = new InfraRun(environment, settings(seed), RestartScenario.kafka(kafka),
                 InfraRuns::print).execute();
             InfraRuns.assertClean(report, 2);
         }
@@ -42,7 +42,7 @@ class InfraScenariosIT {
             PgEndpoint storage = postgres.createDatabase("storage");
             RunEnvironment environment = InfraRuns.environment(services, directory, services.kafkaBootstrapServers(),
                 InfraRuns.newDatabase(services), storage);
-            InfraReport report = new InfraRun(environment, settings(seed), new StorageRestartScenario(postgres),
+            InfraReport report = new InfraRun(environment, settings(seed), RestartScenario.storage(postgres),
                 InfraRuns::print).execute();
             InfraRuns.assertClean(report, 2);
         }
