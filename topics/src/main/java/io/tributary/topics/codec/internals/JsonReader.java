@@ -51,9 +51,17 @@ public final class JsonReader implements AutoCloseable {
 
     /** Advances one token, which must be {@code expected}. */
     public void expect(JsonToken expected, String what) throws IOException {
+        expect(expected, "", what, "");
+    }
+
+    /**
+     * Advances one token, which must be {@code expected}; the error names {@code prefix + what + suffix}, a text
+     * only built if the token is wrong.
+     */
+    private void expect(JsonToken expected, String prefix, String what, String suffix) throws IOException {
         JsonToken token = next();
         if (token != expected) {
-            throw new MalformedInput("expected " + what + ", found " + describe(token));
+            throw new MalformedInput("expected " + prefix + what + suffix + ", found " + describe(token));
         }
     }
 
@@ -77,13 +85,17 @@ public final class JsonReader implements AutoCloseable {
 
     /** Reads a string value. */
     public String string(String what) throws IOException {
-        expect(JsonToken.VALUE_STRING, what + " (a string)");
+        return string(what, "");
+    }
+
+    private String string(String what, String part) throws IOException {
+        expect(JsonToken.VALUE_STRING, "", what, part + " (a string)");
         return parser.getText();
     }
 
     /** Reads a non-negative integer value that fits a {@code long}. */
     public long nonNegativeLong(String what) throws IOException {
-        expect(JsonToken.VALUE_NUMBER_INT, what + " (an integer)");
+        expect(JsonToken.VALUE_NUMBER_INT, "", what, " (an integer)");
         if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
             throw new MalformedInput(what + " out of range: " + parser.getText());
         }
@@ -105,16 +117,16 @@ public final class JsonReader implements AutoCloseable {
 
     /** Reads {@code ["schema","name"]}. */
     public TableId table(String what) throws IOException {
-        expect(JsonToken.START_ARRAY, what + " (a [schema, name] array)");
+        expect(JsonToken.START_ARRAY, "", what, " (a [schema, name] array)");
         TableId table = tableParts(what);
-        expect(JsonToken.END_ARRAY, "the end of " + what);
+        expect(JsonToken.END_ARRAY, "the end of ", what, "");
         return table;
     }
 
     /** Reads two string values, schema and table name, inside an array. */
     public TableId tableParts(String what) throws IOException {
-        String schema = string(what + " schema");
-        String name = string(what + " name");
+        String schema = string(what, " schema");
+        String name = string(what, " name");
         try {
             return new TableId(schema, name);
         } catch (IllegalArgumentException e) {
@@ -136,7 +148,7 @@ public final class JsonReader implements AutoCloseable {
     public PgSnapshot snapshot(String what) throws IOException {
         String text = string(what);
         try {
-            return PgSnapshot.parse(text);
+            return SnapshotText.parse(text);
         } catch (IllegalArgumentException e) {
             throw new MalformedInput(what + ": " + e.getMessage(), e);
         }
@@ -144,12 +156,12 @@ public final class JsonReader implements AutoCloseable {
 
     /** Reads a JSON object value, returning its exact input text. */
     public RowJson row(String what) throws IOException {
-        return new RowJson(raw(JsonToken.START_OBJECT, what + " (an object)"));
+        return new RowJson(raw(JsonToken.START_OBJECT, what, " (an object)"));
     }
 
     /** Reads a JSON array value, returning its exact input text. */
     public KeyValues keyValues(String what) throws IOException {
-        String raw = raw(JsonToken.START_ARRAY, what + " (an array)");
+        String raw = raw(JsonToken.START_ARRAY, what, " (an array)");
         try {
             return new KeyValues(raw);
         } catch (IllegalArgumentException e) {
@@ -157,8 +169,8 @@ public final class JsonReader implements AutoCloseable {
         }
     }
 
-    private String raw(JsonToken start, String what) throws IOException {
-        expect(start, what);
+    private String raw(JsonToken start, String what, String kind) throws IOException {
+        expect(start, "", what, kind);
         long from = parser.currentTokenLocation().getByteOffset();
         parser.skipChildren();
         long to = parser.currentTokenLocation().getByteOffset() + 1;

@@ -1,7 +1,5 @@
 package io.tributary.topics.codec.internals;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChunkDone;
@@ -17,13 +15,12 @@ import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import io.tributary.topics.messages.TableWindowMarker;
 import io.tributary.topics.messages.TopicMessage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * Writes value envelopes: a compact UTF-8 JSON object {@code {"v":1,"type":"...",...}} whose remaining fields
- * depend on the type (see {@link ValueDecoders} for the reverse). Rows and keys are written verbatim with
- * {@code writeRawValue}. Stateless and thread-safe.
+ * depend on the type (see {@link ValueDecoders} for the reverse). Rows and keys are written verbatim, as UTF-8.
+ * The bytes are those of Jackson's generator with the shared factory ({@link EnvelopeWriter} guarantees it), written
+ * without it. Stateless and thread-safe.
  */
 public final class ValueEncoder {
 
@@ -35,17 +32,12 @@ public final class ValueEncoder {
 
     /** The envelope of {@code message}. */
     public static byte[] encode(TopicMessage message) {
-        ByteArrayBuilder out = new ByteArrayBuilder(sizeHint(message));
-        try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberField(Fields.VERSION, VERSION);
-            g.writeStringField(Fields.TYPE, WireTypes.of(message));
-            body(g, message);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Writing to memory failed", e);
-        }
-        return out.toByteArray();
+        EnvelopeWriter g = new EnvelopeWriter(sizeHint(message));
+        g.startObject(Fields.VERSION).number(VERSION);
+        g.field(Fields.TYPE).string(WireTypes.of(message));
+        body(g, message);
+        g.endObject();
+        return g.toByteArray();
     }
 
     private static int sizeHint(TopicMessage message) {
@@ -59,114 +51,101 @@ public final class ValueEncoder {
         return 160;
     }
 
-    private static void body(JsonGenerator g, TopicMessage message) throws IOException {
+    private static void body(EnvelopeWriter g, TopicMessage message) {
         if (message instanceof ChangeEvent) {
             ChangeEvent e = (ChangeEvent) message;
             table(g, e.table());
-            g.writeStringField(Fields.OP, e.op().wireName());
-            g.writeFieldName(Fields.PK);
-            g.writeRawValue(e.pk().json());
+            g.field(Fields.OP).string(e.op().wireName());
+            g.field(Fields.PK).raw(e.pk().json());
             if (e.row().isPresent()) {
-                g.writeFieldName(Fields.ROW);
-                g.writeRawValue(e.row().get().json());
+                g.field(Fields.ROW).raw(e.row().get().json());
             }
-            g.writeStringField(Fields.LSN, e.lsn().toString());
-            g.writeNumberField(Fields.SEQ, e.seq());
-            g.writeNumberField(Fields.TX, e.txId());
+            g.field(Fields.LSN).string(e.lsn().toString());
+            g.field(Fields.SEQ).number(e.seq());
+            g.field(Fields.TX).number(e.txId());
         } else if (message instanceof Barrier) {
             Barrier b = (Barrier) message;
-            g.writeNumberField(Fields.EPOCH, b.epoch());
-            g.writeStringField(Fields.LSN, b.lsn().toString());
+            g.field(Fields.EPOCH).number(b.epoch());
+            g.field(Fields.LSN).string(b.lsn().toString());
         } else if (message instanceof TableWindowMarker) {
             TableWindowMarker w = (TableWindowMarker) message;
             table(g, w.table());
-            g.writeStringField(Fields.LSN, w.lsn().toString());
-            g.writeStringField(Fields.WINDOW, w.windowId());
+            g.field(Fields.LSN).string(w.lsn().toString());
+            g.field(Fields.WINDOW).string(w.windowId());
         } else if (message instanceof TableTruncate) {
             TableTruncate t = (TableTruncate) message;
             table(g, t.table());
-            g.writeStringField(Fields.LSN, t.lsn().toString());
-            g.writeNumberField(Fields.SEQ, t.seq());
-            g.writeNumberField(Fields.TX, t.txId());
+            g.field(Fields.LSN).string(t.lsn().toString());
+            g.field(Fields.SEQ).number(t.seq());
+            g.field(Fields.TX).number(t.txId());
         } else if (message instanceof ChunkTask) {
             chunkTask(g, (ChunkTask) message);
         } else if (message instanceof SnapshotRow) {
             SnapshotRow r = (SnapshotRow) message;
             table(g, r.table());
-            g.writeFieldName(Fields.PK);
-            g.writeRawValue(r.pk().json());
-            g.writeFieldName(Fields.ROW);
-            g.writeRawValue(r.row().json());
-            g.writeStringField(Fields.CHUNK, r.chunkId());
-            g.writeNumberField(Fields.ATTEMPT, r.attempt());
-            g.writeStringField(Fields.SNAPSHOT, r.snapshot().toString());
+            g.field(Fields.PK).raw(r.pk().json());
+            g.field(Fields.ROW).raw(r.row().json());
+            g.field(Fields.CHUNK).string(r.chunkId());
+            g.field(Fields.ATTEMPT).number(r.attempt());
+            g.field(Fields.SNAPSHOT).bytes(SnapshotText.quoted(r.snapshot()));
         } else if (message instanceof ChunkDone) {
             ChunkDone d = (ChunkDone) message;
-            g.writeStringField(Fields.CHUNK, d.chunkId());
+            g.field(Fields.CHUNK).string(d.chunkId());
             table(g, d.table());
-            g.writeStringField(Fields.WINDOW, d.windowId());
-            g.writeNumberField(Fields.ATTEMPT, d.attempt());
-            g.writeStringField(Fields.HIGH_WATERMARK, d.highWatermark().toString());
-            g.writeNumberField(Fields.ROW_COUNT, d.rowCount());
+            g.field(Fields.WINDOW).string(d.windowId());
+            g.field(Fields.ATTEMPT).number(d.attempt());
+            g.field(Fields.HIGH_WATERMARK).string(d.highWatermark().toString());
+            g.field(Fields.ROW_COUNT).number(d.rowCount());
         } else if (message instanceof TablePlan) {
             TablePlan p = (TablePlan) message;
             table(g, p.table());
-            g.writeStringField(Fields.WINDOW, p.windowId());
-            g.writeNumberField(Fields.CHUNK_COUNT, p.chunkCount());
+            g.field(Fields.WINDOW).string(p.windowId());
+            g.field(Fields.CHUNK_COUNT).number(p.chunkCount());
         } else if (message instanceof ResolvedRow) {
             ResolvedRow r = (ResolvedRow) message;
             table(g, r.table());
-            g.writeFieldName(Fields.PK);
-            g.writeRawValue(r.pk().json());
-            g.writeFieldName(Fields.ROW);
-            g.writeRawValue(r.row().json());
+            g.field(Fields.PK).raw(r.pk().json());
+            g.field(Fields.ROW).raw(r.row().json());
             source(g, r.source());
         } else if (message instanceof TableReady) {
             TableReady t = (TableReady) message;
             table(g, t.table());
-            g.writeStringField(Fields.WINDOW, t.windowId());
-            g.writeStringField(Fields.HIGH_WATERMARK, t.highWatermark().toString());
+            g.field(Fields.WINDOW).string(t.windowId());
+            g.field(Fields.HIGH_WATERMARK).string(t.highWatermark().toString());
         } else {
             throw new IllegalArgumentException(message.getClass().getSimpleName() + " has no value envelope");
         }
     }
 
-    private static void chunkTask(JsonGenerator g, ChunkTask t) throws IOException {
-        g.writeStringField(Fields.CHUNK, t.chunkId());
+    private static void chunkTask(EnvelopeWriter g, ChunkTask t) {
+        g.field(Fields.CHUNK).string(t.chunkId());
         table(g, t.table());
         if (t.range().lo().isPresent()) {
-            g.writeFieldName(Fields.LO);
-            g.writeRawValue(t.range().lo().get().json());
+            g.field(Fields.LO).raw(t.range().lo().get().json());
         }
         if (t.range().hi().isPresent()) {
-            g.writeFieldName(Fields.HI);
-            g.writeRawValue(t.range().hi().get().json());
+            g.field(Fields.HI).raw(t.range().hi().get().json());
         }
-        g.writeNumberField(Fields.ATTEMPT, t.attempt());
-        g.writeStringField(Fields.PRIORITY, t.priority().wireName());
-        g.writeStringField(Fields.WINDOW, t.windowId());
+        g.field(Fields.ATTEMPT).number(t.attempt());
+        g.field(Fields.PRIORITY).string(t.priority().wireName());
+        g.field(Fields.WINDOW).string(t.windowId());
     }
 
-    private static void table(JsonGenerator g, TableId table) throws IOException {
-        g.writeArrayFieldStart(Fields.TABLE);
-        g.writeString(table.schema());
-        g.writeString(table.name());
-        g.writeEndArray();
+    private static void table(EnvelopeWriter g, TableId table) {
+        g.field(Fields.TABLE).startArray();
+        g.string(table.schema()).comma().string(table.name());
+        g.endArray();
     }
 
-    private static void source(JsonGenerator g, SourcePosition source) throws IOException {
-        g.writeArrayFieldStart(Fields.SOURCE);
+    private static void source(EnvelopeWriter g, SourcePosition source) {
+        g.field(Fields.SOURCE).startArray();
         if (source instanceof StreamPosition) {
             StreamPosition s = (StreamPosition) source;
-            g.writeString(Fields.SOURCE_STREAM);
-            g.writeString(s.lsn().toString());
-            g.writeNumber(s.seq());
+            g.string(Fields.SOURCE_STREAM).comma().string(s.lsn().toString()).comma().number(s.seq());
         } else {
             SnapshotPosition c = (SnapshotPosition) source;
-            g.writeString(Fields.SOURCE_CHUNK);
-            g.writeString(c.chunkId());
-            g.writeNumber(c.attempt());
+            g.string(Fields.SOURCE_CHUNK).comma().string(c.chunkId()).comma().number(c.attempt());
         }
-        g.writeEndArray();
+        g.endArray();
     }
 }
