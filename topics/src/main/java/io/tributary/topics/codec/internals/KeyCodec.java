@@ -1,8 +1,6 @@
 package io.tributary.topics.codec.internals;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.tributary.topics.messages.MarkerKey;
 import io.tributary.topics.messages.MarkerKind;
 import io.tributary.topics.messages.RecordKey;
@@ -10,7 +8,6 @@ import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskKey;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /**
@@ -21,7 +18,8 @@ import java.util.Optional;
  *       by the kind's scope</li>
  *   <li>task: {@code [1,"t","<chunk>"]}</li>
  * </ul>
- * Strings are escaped by one fixed Jackson configuration, so equal keys are equal bytes. Stateless, thread-safe.
+ * Strings are escaped as one fixed Jackson configuration escapes them ({@link EnvelopeWriter}), so equal keys are
+ * equal bytes. Stateless, thread-safe.
  */
 public final class KeyCodec {
 
@@ -38,37 +36,25 @@ public final class KeyCodec {
     /** The bytes of {@code key}. */
     public static byte[] encode(RecordKey key) {
         int hint = key instanceof RowKey ? ((RowKey) key).pk().json().length() + 64 : 64;
-        ByteArrayBuilder out = new ByteArrayBuilder(hint);
-        try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
-            g.writeStartArray();
-            g.writeNumber(VERSION);
-            if (key instanceof RowKey) {
-                RowKey row = (RowKey) key;
-                g.writeString(ROW);
-                g.writeString(row.table().schema());
-                g.writeString(row.table().name());
-                g.writeRawValue(row.pk().json());
-            } else if (key instanceof MarkerKey) {
-                MarkerKey marker = (MarkerKey) key;
-                g.writeString(MARKER);
-                g.writeString(marker.kind().wireName());
-                g.writeNumber(marker.partition());
-                if (marker.table().isPresent()) {
-                    g.writeString(marker.table().get().schema());
-                    g.writeString(marker.table().get().name());
-                }
-                if (marker.chunkId().isPresent()) {
-                    g.writeString(marker.chunkId().get());
-                }
-            } else {
-                g.writeString(TASK);
-                g.writeString(((TaskKey) key).chunkId());
+        EnvelopeWriter g = new EnvelopeWriter(hint);
+        g.startArray().number(VERSION).comma();
+        if (key instanceof RowKey) {
+            RowKey row = (RowKey) key;
+            g.string(ROW).comma().string(row.table().schema()).comma().string(row.table().name()).comma()
+                .raw(row.pk().json());
+        } else if (key instanceof MarkerKey) {
+            MarkerKey marker = (MarkerKey) key;
+            g.string(MARKER).comma().string(marker.kind().wireName()).comma().number(marker.partition());
+            if (marker.table().isPresent()) {
+                g.comma().string(marker.table().get().schema()).comma().string(marker.table().get().name());
             }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Writing to memory failed", e);
+            if (marker.chunkId().isPresent()) {
+                g.comma().string(marker.chunkId().get());
+            }
+        } else {
+            g.string(TASK).comma().string(((TaskKey) key).chunkId());
         }
-        return out.toByteArray();
+        return g.endArray().toByteArray();
     }
 
     /**

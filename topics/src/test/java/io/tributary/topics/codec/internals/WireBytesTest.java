@@ -10,15 +10,20 @@ import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.MarkerKey;
+import io.tributary.topics.messages.MarkerKind;
 import io.tributary.topics.messages.PgSnapshot;
+import io.tributary.topics.messages.RecordKey;
 import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.RowJson;
+import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.SnapshotRow;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TablePlan;
 import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import io.tributary.topics.messages.TableWindowMarker;
+import io.tributary.topics.messages.TaskKey;
 import io.tributary.topics.messages.TaskPriority;
 import io.tributary.topics.messages.TopicMessage;
 import java.util.List;
@@ -27,10 +32,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Property: {@link ValueEncoder} writes exactly the bytes the Jackson generator wrote for the same message
- * ({@link JacksonValueEncoder}), for every value type and for strings with anything Jackson escapes or transcodes.
+ * Property: {@link ValueEncoder} and {@link KeyCodec} write exactly the bytes the Jackson generator wrote for the
+ * same message or key ({@link JacksonValueEncoder}, {@link JacksonKeyEncoder}), for every value type and key form
+ * and for strings with anything Jackson escapes or transcodes.
  */
-class ValueEncoderBytesTest {
+class WireBytesTest {
 
     private static final int CASES = 20_000;
     private static final String[] PIECES = {
@@ -48,6 +54,18 @@ class ValueEncoderBytesTest {
             assertThat(ValueEncoder.encode(message))
                 .as("seed %d, case %d: %s", seed, i, message)
                 .isEqualTo(JacksonValueEncoder.encode(message));
+        }
+    }
+
+    @Test
+    void everyKeyFormEncodesToTheBytesOfTheJacksonGenerator() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        for (int i = 0; i < CASES; i++) {
+            RecordKey key = key(random, i % 5);
+            assertThat(KeyCodec.encode(key))
+                .as("seed %d, case %d: %s", seed, i, key)
+                .isEqualTo(JacksonKeyEncoder.encode(key));
         }
     }
 
@@ -117,6 +135,23 @@ class ValueEncoderBytesTest {
                     : ResolvedRow.of(ChangeEvent.insert(table, pk, row, lsn, seq, tx));
             default:
                 return TableReady.of(table, text(random), lsn);
+        }
+    }
+
+    private static RecordKey key(Random random, int form) {
+        TableId table = TableId.of(text(random), text(random));
+        int partition = random.nextInt(Integer.MAX_VALUE);
+        switch (form) {
+            case 0:
+                return RowKey.of(table, KeyValues.of("[" + random.nextInt() + ",\"" + json(random) + "\"]"));
+            case 1:
+                return MarkerKey.of(MarkerKind.BARRIER, partition);
+            case 2:
+                return MarkerKey.of(MarkerKind.TABLE_WINDOW, partition, table);
+            case 3:
+                return MarkerKey.of(MarkerKind.CHUNK_DONE, partition, text(random));
+            default:
+                return TaskKey.of(text(random));
         }
     }
 
