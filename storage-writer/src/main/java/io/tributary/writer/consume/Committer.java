@@ -77,6 +77,7 @@ final class Committer implements Runnable {
     private boolean draining;
     private boolean finished;
     private long nextGateRead;
+    private boolean gateBlocked;
     private volatile Throwable failure;
 
     Committer(BatchApplier applier, PeerSeals gate, LazyConnection storage, Retrier retrier,
@@ -210,6 +211,16 @@ final class Committer implements Runnable {
         lock.lock();
         try {
             while (true) {
+                if (gateBlocked && System.nanoTime() - nextGateRead >= 0) {
+                    lock.unlock();
+                    try {
+                        refreshGate();
+                    } finally {
+                        lock.lock();
+                    }
+                    nextGateRead = System.nanoTime() + gateRecheck.toNanos();
+                    gateReadWhileDraining = draining;
+                }
                 Optional<Work> work = pick();
                 if (work.isPresent()) {
                     return work;
@@ -249,6 +260,7 @@ final class Committer implements Runnable {
             }
             return false;
         });
+        gateBlocked = false;
         Map<Integer, Long> planned = new HashMap<>();
         Map<PartitionState, Integer> taken = new LinkedHashMap<>();
         List<PreparedBatch> batches = new ArrayList<>();
@@ -263,6 +275,7 @@ final class Committer implements Runnable {
                 }
                 long sealed = planned.getOrDefault(state.partition(), state.sealedEpoch);
                 if (next.allocatesOps() && !gate.allows(state.partition(), sealed, planned)) {
+                    gateBlocked = true;
                     continue;
                 }
                 entry.getValue().poll();
