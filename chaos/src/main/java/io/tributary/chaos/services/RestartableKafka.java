@@ -22,8 +22,6 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A one-node Kafka cluster (KRaft, combined broker and controller) in its own JVM, running {@code kafka.Kafka}
@@ -37,7 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RestartableKafka implements RestartableService {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RestartableKafka.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     /** Small heap and C1 only: a restart is mostly JVM start-up on a busy small machine. */
@@ -121,18 +118,8 @@ public final class RestartableKafka implements RestartableService {
         if (isRunning()) {
             throw new IllegalStateException("Kafka at " + bootstrapServers() + " is running");
         }
-        long started = System.nanoTime();
-        ServerProcess broker = ServerProcess.start("kafka", javaCommand("kafka.Kafka", config.toString()), log);
-        process = Optional.of(broker);
-        try {
-            Await.until("Kafka at " + bootstrapServers() + " ready", READY_TIMEOUT, this::answers,
-                () -> !broker.isAlive());
-        } catch (ServiceException e) {
-            broker.kill();
-            throw new ServiceException(e.getMessage() + "; log tail:\n" + broker.logTail(30), e);
-        }
-        LOG.info("Kafka at {} ready in {} ms ({})", bootstrapServers(), (System.nanoTime() - started) / 1_000_000,
-            broker);
+        process = Optional.of(ServerProcess.startAndAwait("kafka", javaCommand("kafka.Kafka", config.toString()), log,
+            "Kafka at " + bootstrapServers(), READY_TIMEOUT, this::answers));
     }
 
     /**
@@ -142,10 +129,7 @@ public final class RestartableKafka implements RestartableService {
     public synchronized void stop() {
         process.ifPresent(broker -> {
             broker.terminate();
-            if (!broker.awaitExit(STOP_TIMEOUT)) {
-                LOG.warn("Kafka at {} did not stop within {}: killing it", bootstrapServers(), STOP_TIMEOUT);
-                broker.kill();
-            }
+            broker.awaitExitOrKill(STOP_TIMEOUT, "Kafka at " + bootstrapServers());
         });
         process = Optional.empty();
     }
@@ -164,12 +148,6 @@ public final class RestartableKafka implements RestartableService {
     /** The broker's output, of every incarnation. */
     public Path log() {
         return log;
-    }
-
-    /** Kills the broker; the directory is kept. */
-    @Override
-    public void close() {
-        kill();
     }
 
     @Override

@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A PostgreSQL 17 server (the zonky embedded binaries) configured for logical replication, as embedded's
@@ -33,7 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RestartablePostgres implements RestartableService {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RestartablePostgres.class);
     private static final String SUPERUSER = "postgres";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
@@ -150,7 +147,6 @@ public final class RestartablePostgres implements RestartableService {
         if (isRunning()) {
             throw new IllegalStateException("Postgres on port " + port + " is running");
         }
-        long started = System.nanoTime();
         List<String> command = new ArrayList<>();
         if (LinuxUtils.isUnshareAvailable()) {
             command.addAll(List.of("unshare", "-U"));
@@ -158,17 +154,8 @@ public final class RestartablePostgres implements RestartableService {
         command.addAll(List.of(postgresBinary.toString(), "-D", dataDirectory.toString(), "-p",
             Integer.toString(port)));
         SETTINGS.forEach((key, value) -> command.addAll(List.of("-c", key + "=" + value)));
-        ServerProcess postmaster = ServerProcess.start("postgres", command, log);
-        process = Optional.of(postmaster);
-        try {
-            Await.until("Postgres on port " + port + " ready", READY_TIMEOUT, this::answers,
-                () -> !postmaster.isAlive());
-        } catch (ServiceException e) {
-            postmaster.kill();
-            throw new ServiceException(e.getMessage() + "; log tail:\n" + postmaster.logTail(30), e);
-        }
-        LOG.info("Postgres on port {} ready in {} ms ({})", port, (System.nanoTime() - started) / 1_000_000,
-            postmaster);
+        process = Optional.of(ServerProcess.startAndAwait("postgres", command, log, "Postgres on port " + port,
+            READY_TIMEOUT, this::answers));
     }
 
     /**
@@ -179,10 +166,7 @@ public final class RestartablePostgres implements RestartableService {
         process.ifPresent(postmaster -> {
             ServerProcess.run("postgres-stop", List.of("kill", "-INT", Long.toString(postmaster.pid())), log,
                 Duration.ofSeconds(10));
-            if (!postmaster.awaitExit(STOP_TIMEOUT)) {
-                LOG.warn("Postgres on port {} did not stop within {}: killing it", port, STOP_TIMEOUT);
-                postmaster.kill();
-            }
+            postmaster.awaitExitOrKill(STOP_TIMEOUT, "Postgres on port " + port);
         });
         process = Optional.empty();
     }
@@ -204,12 +188,6 @@ public final class RestartablePostgres implements RestartableService {
     /** The server's output, of every incarnation. */
     public Path log() {
         return log;
-    }
-
-    /** Kills the server; the directory is kept. */
-    @Override
-    public void close() {
-        kill();
     }
 
     @Override

@@ -27,7 +27,9 @@ public interface RestartableService extends AutoCloseable {
     /** The server's output, of every incarnation. */
     Path log();
 
-    /** Kills the server; its data is kept. */
+    /** Kills the server ({@link #kill()}); its data is kept. */
     @Override
-    void close();
+    default void close() {
+        kill();
+    }
 }

@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One incarnation of a server's operating system process, its output appended to a log file. {@link #kill()}
@@ -14,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  * Thread-safe.
  */
 final class ServerProcess {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerProcess.class);
 
     private final String name;
     private final Process process;
@@ -35,6 +40,27 @@ final class ServerProcess {
         } catch (IOException e) {
             throw new ServiceException(name + ": cannot start " + command, e);
         }
+    }
+
+    /**
+     * Starts {@code command} and waits until {@code answers} holds, logging how long it took.
+     *
+     * @param what the server, for messages, e.g. {@code Kafka at 127.0.0.1:9092}
+     * @throws ServiceException if it does not answer within {@code timeout} or exits first (it is killed then;
+     *                          the message ends with the log's tail)
+     */
+    static ServerProcess startAndAwait(String name, List<String> command, Path log, String what, Duration timeout,
+                                       BooleanSupplier answers) {
+        long started = System.nanoTime();
+        ServerProcess server = start(name, command, log);
+        try {
+            Await.until(what + " ready", timeout, answers, () -> !server.isAlive());
+        } catch (ServiceException e) {
+            server.kill();
+            throw new ServiceException(e.getMessage() + "; log tail:\n" + server.logTail(30), e);
+        }
+        LOG.info("{} ready in {} ms ({})", what, (System.nanoTime() - started) / 1_000_000, server);
+        return server;
     }
 
     /** Runs {@code command} to completion within {@code timeout}, appending output to {@code log}. */
@@ -78,6 +104,14 @@ final class ServerProcess {
             } catch (Exception e) {
                 throw new ServiceException(name + ": process " + descendant.pid() + " survived kill -9", e);
             }
+        }
+    }
+
+    /** Waits up to {@code timeout} for the process to exit after a stop signal; kills it if it has not. */
+    void awaitExitOrKill(Duration timeout, String what) {
+        if (!awaitExit(timeout)) {
+            LOG.warn("{} did not stop within {}: killing it", what, timeout);
+            kill();
         }
     }
 
