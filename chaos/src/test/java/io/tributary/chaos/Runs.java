@@ -9,14 +9,14 @@ import java.nio.file.Path;
 import java.time.LocalTime;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** What the chaos tests share: the seed, a fresh run environment, and printing. */
-final class Runs {
+/** What the chaos tests share: the seed, fresh databases and run environments, and printing. */
+public final class Runs {
 
     private Runs() {
     }
 
     /** {@code -Dchaos.seed=N}, else a random seed. */
-    static long seed() {
+    public static long seed() {
         String configured = System.getProperty("chaos.seed", "");
         return configured.isBlank() ? ThreadLocalRandom.current().nextLong(1, 1_000_000_000L)
             : Long.parseLong(configured.trim());
@@ -32,11 +32,25 @@ final class Runs {
             endpoint(source), endpoint(storage), slot, directory, PipelineSettings.repositoryJar());
     }
 
+    /** A run environment on {@code kafka}, with a fresh topic prefix and slot, using the given databases. */
+    public static RunEnvironment environment(TestServices services, Path directory, String kafka, PgEndpoint source,
+                                             PgEndpoint storage) {
+        String slot = services.uniqueName("chaos");
+        return new RunEnvironment(kafka, services.topicPrefix() + slot + ".", source, storage, slot, directory,
+            PipelineSettings.repositoryJar());
+    }
+
+    /** A fresh database on the shared server. */
+    public static PgEndpoint newDatabase(TestServices services) {
+        return endpoint(services.newDatabase());
+    }
+
     private static PgEndpoint endpoint(PostgresDatabase database) {
         return PgEndpoint.of(database.jdbcUrl(), database.user(), database.password());
     }
 
-    static void print(String line) {
+    /** Prints a line of a run with the time of day. */
+    public static void print(String line) {
         System.out.println(LocalTime.now() + " " + line);
     }
 }

@@ -2,6 +2,7 @@ package io.tributary.chaos.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.chaos.Runs;
 import io.tributary.chaos.run.RunEnvironment;
 import io.tributary.chaos.services.RestartableKafka;
 import io.tributary.chaos.services.RestartablePostgres;
@@ -28,7 +29,7 @@ class ChaosSoakIT {
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
-        long seed = InfraRuns.seed();
+        long seed = Runs.seed();
         Duration budget = Duration.ofMinutes(Long.parseLong(System.getProperty("chaos.minutes", "30").trim()));
         long deadline = System.nanoTime() + budget.toNanos();
         List<InfraReport> reports = new ArrayList<>();
@@ -36,13 +37,13 @@ class ChaosSoakIT {
         for (int round = 0; round == 0 || System.nanoTime() < deadline; round++) {
             String scenario = SCENARIOS.get(round % SCENARIOS.size());
             long roundSeed = seed + round;
-            InfraRuns.print("infra soak round " + (round + 1) + ": " + scenario + ", seed " + roundSeed);
+            Runs.print("infra soak round " + (round + 1) + ": " + scenario + ", seed " + roundSeed);
             try {
                 reports.add(run(services, scenario, roundSeed));
             } catch (RuntimeException e) {
                 failures.add(scenario + " seed " + roundSeed + ": " + e);
             }
-            InfraRuns.print(summary(reports, failures));
+            Runs.print(summary(reports, failures));
         }
         String summary = summary(reports, failures);
         assertThat(failures).as(summary).isEmpty();
@@ -52,40 +53,40 @@ class ChaosSoakIT {
     private static InfraReport run(TestServices services, String scenario, long seed) {
         Path directory = InfraRuns.directory(services, "soak-" + scenario);
         String kafka = services.kafkaBootstrapServers();
-        PgEndpoint source = InfraRuns.newDatabase(services);
-        PgEndpoint storage = InfraRuns.newDatabase(services);
+        PgEndpoint source = Runs.newDatabase(services);
+        PgEndpoint storage = Runs.newDatabase(services);
         switch (scenario) {
             case "kafka-restart" -> {
                 try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
-                    return execute(InfraRuns.environment(services, directory, broker.bootstrapServers(), source,
+                    return execute(Runs.environment(services, directory, broker.bootstrapServers(), source,
                         storage), seed, RestartScenario.kafka(broker));
                 }
             }
             case "storage-restart" -> {
                 try (RestartablePostgres server = RestartablePostgres.create(directory.resolve("storage"))) {
-                    return execute(InfraRuns.environment(services, directory, kafka, source,
+                    return execute(Runs.environment(services, directory, kafka, source,
                         server.createDatabase("storage")), seed, RestartScenario.storage(server));
                 }
             }
             case "source-connections" -> {
                 try (SourceConnectionScenario faults = new SourceConnectionScenario(source, 4)) {
-                    return execute(InfraRuns.environment(services, directory, kafka, source, storage), seed, faults);
+                    return execute(Runs.environment(services, directory, kafka, source, storage), seed, faults);
                 }
             }
             case "slow-storage" -> {
                 try (SlowStorageScenario faults = new SlowStorageScenario(storage, seed)) {
-                    return execute(InfraRuns.environment(services, directory, kafka, source, storage), seed, faults);
+                    return execute(Runs.environment(services, directory, kafka, source, storage), seed, faults);
                 }
             }
             default -> {
-                return execute(InfraRuns.environment(services, directory, kafka, source, storage), seed,
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
                     new RedeployScenario());
             }
         }
     }
 
     private static InfraReport execute(RunEnvironment environment, long seed, InfraScenario scenario) {
-        return new InfraRun(environment, InfraProfiles.soak(seed), scenario, InfraRuns::print).execute();
+        return new InfraRun(environment, InfraProfiles.soak(seed), scenario, Runs::print).execute();
     }
 
     private static String summary(List<InfraReport> reports, List<String> failures) {

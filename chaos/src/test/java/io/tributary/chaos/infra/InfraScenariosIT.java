@@ -2,6 +2,7 @@ package io.tributary.chaos.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.chaos.Runs;
 import io.tributary.chaos.run.RunEnvironment;
 import io.tributary.chaos.run.RunSettings;
 import io.tributary.chaos.services.RestartableKafka;
@@ -23,53 +24,53 @@ class InfraScenariosIT {
 
     @Test
     void kafkaBrokerRestartsMidSnapshotAndMidStreamingLoseNothing(TestServices services) {
-        long seed = InfraRuns.seed();
+        long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "kafka-restart");
         try (RestartableKafka kafka = RestartableKafka.create(directory.resolve("kafka"))) {
-            RunEnvironment environment = InfraRuns.environment(services, directory, kafka.bootstrapServers(),
-                InfraRuns.newDatabase(services), InfraRuns.newDatabase(services));
+            RunEnvironment environment = Runs.environment(services, directory, kafka.bootstrapServers(),
+                Runs.newDatabase(services), Runs.newDatabase(services));
             InfraReport report = new InfraRun(environment, settings(seed), RestartScenario.kafka(kafka),
-                InfraRuns::print).execute();
+                Runs::print).execute();
             InfraRuns.assertClean(report, 2);
         }
     }
 
     @Test
     void storagePostgresRestartsMidSnapshotAndMidStreamingLoseNothing(TestServices services) {
-        long seed = InfraRuns.seed();
+        long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "storage-restart");
         try (RestartablePostgres postgres = RestartablePostgres.create(directory.resolve("storage"))) {
             PgEndpoint storage = postgres.createDatabase("storage");
-            RunEnvironment environment = InfraRuns.environment(services, directory, services.kafkaBootstrapServers(),
-                InfraRuns.newDatabase(services), storage);
+            RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+                Runs.newDatabase(services), storage);
             InfraReport report = new InfraRun(environment, settings(seed), RestartScenario.storage(postgres),
-                InfraRuns::print).execute();
+                Runs::print).execute();
             InfraRuns.assertClean(report, 2);
         }
     }
 
     @Test
     void sourceConnectionDropsAndOutagesLoseNothing(TestServices services) {
-        long seed = InfraRuns.seed();
+        long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "source-connections");
-        PgEndpoint source = InfraRuns.newDatabase(services);
-        RunEnvironment environment = InfraRuns.environment(services, directory, services.kafkaBootstrapServers(),
-            source, InfraRuns.newDatabase(services));
+        PgEndpoint source = Runs.newDatabase(services);
+        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+            source, Runs.newDatabase(services));
         try (SourceConnectionScenario scenario = new SourceConnectionScenario(source, 2)) {
-            InfraReport report = new InfraRun(environment, settings(seed), scenario, InfraRuns::print).execute();
+            InfraReport report = new InfraRun(environment, settings(seed), scenario, Runs::print).execute();
             InfraRuns.assertClean(report, 6);
         }
     }
 
     @Test
     void slowStorageIsBackpressureNotARestartLoop(TestServices services) {
-        long seed = InfraRuns.seed();
+        long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "slow-storage");
-        PgEndpoint storage = InfraRuns.newDatabase(services);
-        RunEnvironment environment = InfraRuns.environment(services, directory, services.kafkaBootstrapServers(),
-            InfraRuns.newDatabase(services), storage);
+        PgEndpoint storage = Runs.newDatabase(services);
+        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+            Runs.newDatabase(services), storage);
         try (SlowStorageScenario scenario = new SlowStorageScenario(storage, seed)) {
-            InfraReport report = new InfraRun(environment, settings(seed), scenario, InfraRuns::print).execute();
+            InfraReport report = new InfraRun(environment, settings(seed), scenario, Runs::print).execute();
             InfraRuns.assertClean(report, 4);
             assertThat(scenario.bytesForwarded()).as(report.summary()).isPositive();
         }
@@ -77,11 +78,11 @@ class InfraScenariosIT {
 
     @Test
     void newRulesDeployedMidSnapshotTakeOverAndConverge(TestServices services) {
-        long seed = InfraRuns.seed();
+        long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "redeploy");
-        RunEnvironment environment = InfraRuns.environment(services, directory, services.kafkaBootstrapServers(),
-            InfraRuns.newDatabase(services), InfraRuns.newDatabase(services));
-        InfraReport report = new InfraRun(environment, settings(seed), new RedeployScenario(), InfraRuns::print)
+        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+            Runs.newDatabase(services), Runs.newDatabase(services));
+        InfraReport report = new InfraRun(environment, settings(seed), new RedeployScenario(), Runs::print)
             .execute();
         InfraRuns.assertClean(report, 1);
     }
