@@ -4,21 +4,24 @@
 #   ./chaos.sh                          soak for 30 minutes from a random seed
 #   ./chaos.sh --minutes 10 --seed 42   soak for 10 minutes, rounds with seeds 42, 43, ...
 #   ./chaos.sh --quick --seed 42        one run of the CI profile (ChaosQuickIT), e.g. to repeat a failure
+#   ./chaos.sh --jar /tmp/t.jar         the processes run that jar (a copy no build rewrites meanwhile)
 #
 # Prints every round's faults and checks; ends with "chaos soak: R runs, F faults injected, M mismatches".
-# Process logs: chaos/target/chaos/<run>/logs. Needs launcher/target/tributary.jar (built if missing).
+# Process logs: chaos/target/chaos/<run>/logs. Needs launcher/target/tributary.jar (built if missing) or --jar.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 minutes=30
 seed=""
 test=ChaosSoakIT
+jar="$PWD/launcher/target/tributary.jar"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --minutes) minutes="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --quick) test=ChaosQuickIT; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --jar) jar="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -27,8 +30,10 @@ if [[ -z "$seed" ]]; then
 fi
 echo "chaos: $test, seed $seed, $minutes minutes (soak only)"
 
-if [[ ! -f launcher/target/tributary.jar ]]; then
+if [[ ! -f "$jar" && "$jar" == "$PWD/launcher/target/tributary.jar" ]]; then
   mvn -o -q -pl launcher package -DskipTests
+elif [[ ! -f "$jar" ]]; then
+  echo "no jar at $jar" >&2; exit 2
 fi
 exec mvn -o -pl chaos verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dit.test="$test" -Dchaos.excludes=none -Dchaos.seed="$seed" -Dchaos.minutes="$minutes"
+  -Dit.test="$test" -Dchaos.excludes=none -Dchaos.seed="$seed" -Dchaos.minutes="$minutes" -Dchaos.jar="$jar"
