@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -104,37 +105,33 @@ final class EnvelopeWriter {
 
     /** Writes {@code json} verbatim as UTF-8. */
     EnvelopeWriter raw(String json) {
-        int length = json.length();
-        ensure(length);
-        int start = size;
-        // invariant: the buffer has room for one byte per remaining char, plus 4 after a multi-byte char
-        for (int i = 0; i < length; i++) {
-            char c = json.charAt(i);
-            if (c < 0x80) {
-                buffer[size++] = (byte) c;
-            } else {
-                ensure(4 + length - i);
-                if (c < 0x800) {
-                    buffer[size++] = (byte) (0xC0 | c >> 6);
-                    buffer[size++] = (byte) (0x80 | c & 0x3F);
-                } else if (!Character.isSurrogate(c)) {
-                    buffer[size++] = (byte) (0xE0 | c >> 12);
-                    buffer[size++] = (byte) (0x80 | c >> 6 & 0x3F);
-                    buffer[size++] = (byte) (0x80 | c & 0x3F);
-                } else if (Character.isHighSurrogate(c) && i + 1 < length
-                        && Character.isLowSurrogate(json.charAt(i + 1))) {
-                    int cp = Character.toCodePoint(c, json.charAt(++i));
-                    buffer[size++] = (byte) (0xF0 | cp >> 18);
-                    buffer[size++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                    buffer[size++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                    buffer[size++] = (byte) (0x80 | cp & 0x3F);
-                } else {
-                    size = start;
-                    return bytes(jackson(json, true));
-                }
+        byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+        boolean exact = utf8.length == json.length() ? !hasReplacement(utf8, json) : !hasUnpairedSurrogate(json);
+        return bytes(exact ? utf8 : jackson(json, true));
+    }
+
+    /** Whether an ASCII-length encoding replaced an unpaired surrogate of {@code text} by {@code '?'}. */
+    private static boolean hasReplacement(byte[] ascii, String text) {
+        for (int i = 0; i < ascii.length; i++) {
+            if (ascii[i] == '?' && text.charAt(i) != '?') {
+                return true;
             }
         }
-        return this;
+        return false;
+    }
+
+    private static boolean hasUnpairedSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) && i + 1 < text.length()
+                && Character.isLowSurrogate(text.charAt(i + 1));
+            if (paired) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Writes bytes already encoded (a quoted string or a raw value). */
