@@ -19,14 +19,17 @@ import java.util.TreeMap;
  *       seal {@code (p, k, L_k, m)}, {@code m} being {@code p}'s highest op id so far, so every op of {@code p} of
  *       epoch {@code <= k} is {@code <= m} and committed.</li>
  *   <li><b>Aligned barriers:</b> after sealing {@code s} in {@code p}, a writer allocates op ids for later records
- *       only once every partition's newest seal is {@code >= s}. Op ids come from one sequence with
- *       {@code CACHE 1}, so an id allocated after another allocation returned is larger.</li>
+ *       only once every partition's newest seal is {@code >= s}, committed or written earlier in the same
+ *       storage transaction (a writer may seal several epochs of several partitions in one transaction; see
+ *       {@code consume.PeerSeals}). Op ids come from one sequence with {@code CACHE 1}, so an id allocated after
+ *       another allocation returned is larger.</li>
  * </ol>
  * Take {@code k} such that <em>every</em> partition has a seal at exactly {@code k}, and
  * {@code C = max over p of m(p, k)}. Every op of epoch {@code <= k} is {@code <= C} and committed (rule 1). An op
  * of epoch {@code > k} in partition {@code r} comes after {@code r}'s seal of {@code k}, so it was allocated after
- * every partition had sealed {@code >= k}, hence after each partition's seal of {@code k} committed, hence after
- * every op of epoch {@code <= k} was allocated: it is {@code > C} (rule 2). So the ops {@code <= C} are exactly the
+ * every partition had sealed {@code >= k}, hence after each partition's seal of {@code k} committed (or was
+ * written earlier in the same transaction, which then commits them together), hence after every op of epoch
+ * {@code <= k} was allocated: it is {@code > C} (rule 2). So the ops {@code <= C} are exactly the
  * ops of epochs {@code <= k}, all committed: the source state at {@code L_k}. Requiring a seal at exactly
  * {@code k} in every partition (not just {@code >= k}) matters after compaction: a replayed partition may jump
  * from barrier 3 to barrier 9, and its records between them were allocated under the rule for epoch 4 only.
@@ -99,24 +102,6 @@ public final class CheckpointMath {
             }
         }
         return Optional.empty();
-    }
-
-    /**
-     * The smallest newest seal over partitions {@code 0..partitions-1}, given each partition's newest sealed epoch;
-     * {@code -1} if some partition has sealed nothing yet. A writer that sealed {@code s} may allocate op ids for
-     * later records iff this is {@code >= s}.
-     */
-    public static long minNewestSeal(Map<Integer, Long> newestSealByPartition, int partitions) {
-        requirePartitions(partitions);
-        long min = Long.MAX_VALUE;
-        for (int p = 0; p < partitions; p++) {
-            Long newest = newestSealByPartition.get(p);
-            if (newest == null) {
-                return -1;
-            }
-            min = Math.min(min, newest);
-        }
-        return min;
     }
 
     private static String key(String schema, String name, int partition) {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CheckpointMathTest {
@@ -92,21 +90,6 @@ class CheckpointMathTest {
     @Test
     void withoutRequiredTablesNothingHoldsTheCheckpoint() {
         assertThat(CheckpointMath.heldBy(new EpochCandidate(1, Lsn.of(1), 0), List.of(), List.of(), 4)).isEmpty();
-    }
-
-    @Test
-    void theGateIsTheSmallestNewestSealAndNoneUntilEveryPartitionSealed() {
-        assertThat(CheckpointMath.minNewestSeal(Map.of(0, 7L, 1, 5L, 2, 9L), 3)).isEqualTo(5);
-        assertThat(CheckpointMath.minNewestSeal(Map.of(0, 7L, 2, 9L), 3)).isEqualTo(-1);
-    }
-
-    @Test
-    void aGateAllowsPartitionsWithoutSealAndAtOrBelowTheMinimum() {
-        SealGate gate = new SealGate(1, 2);
-
-        assertThat(gate.allows(-1)).isTrue();
-        assertThat(gate.allows(0)).isFalse();
-        assertThat(Optional.of(gate.minNewestSeal())).contains(-1L);
     }
 
     private static SealRow seal(int partition, long epoch, long lsn, long maxOpId) {
