@@ -4,6 +4,7 @@
 #   ./chaos.sh                          soak for 30 minutes from a random seed
 #   ./chaos.sh --minutes 10 --seed 42   soak for 10 minutes, rounds with seeds 42, 43, ...
 #   ./chaos.sh --quick --seed 42        one run of the CI profile (ChaosQuickIT), e.g. to repeat a failure
+#   ./chaos.sh --combined --seed 42     one combined run of the CI profile (CombinedFaultsIT: process + service faults)
 #   ./chaos.sh --jar /tmp/t.jar         the processes run that jar (a copy no build rewrites meanwhile)
 #
 # Prints every round's faults and checks; ends with "chaos soak: R runs, F faults injected, M mismatches".
@@ -20,8 +21,9 @@ while [[ $# -gt 0 ]]; do
     --minutes) minutes="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --quick) test=ChaosQuickIT; shift ;;
+    --combined) test=CombinedFaultsIT; shift ;;
     --jar) jar="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -34,6 +34,7 @@ public final class FaultContext {
     private final long startNanos = System.nanoTime();
     private final List<InfraFault> injected = new ArrayList<>();
     private volatile boolean stopping;
+    private volatile Phase lastPhase = Phase.SNAPSHOT;
 
     FaultContext(Pipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
                  Runnable tick) {
@@ -68,16 +69,22 @@ public final class FaultContext {
         stopping = true;
     }
 
-    /** The phase the newest group is in now (SNAPSHOT until it is ACTIVE). */
+    /**
+     * The phase the newest group is in now (SNAPSHOT until it is ACTIVE); while storage does not answer (a storage
+     * fault of the same run), the phase it answered last.
+     */
     public Phase phase() {
-        return newestGroup().filter(g -> g.state() == GroupState.ACTIVE).isPresent() ? Phase.STREAMING
-            : Phase.SNAPSHOT;
+        newestGroup();
+        return lastPhase;
     }
 
     /** The newest group, if storage answers and one is deployed. */
     public Optional<SyncRulesGroup> newestGroup() {
         try {
-            return Quiescence.newestGroup(storage);
+            Optional<SyncRulesGroup> newest = Quiescence.newestGroup(storage);
+            lastPhase = newest.filter(g -> g.state() == GroupState.ACTIVE).isPresent() ? Phase.STREAMING
+                : Phase.SNAPSHOT;
+            return newest;
         } catch (SQLException e) {
             return Optional.empty();
         }

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * group is first seen ACTIVE. A kill always completes with its restart, even when {@link #stop()} interrupts
  * the plan. Victims are drawn from the run's seed.
  */
-final class FaultInjector implements RunFaults {
+public final class FaultInjector implements RunFaults {
 
     private static final Duration TICK = Duration.ofMillis(250);
     private static final int MAX_PER_ROLE = 3;
@@ -41,7 +41,12 @@ final class FaultInjector implements RunFaults {
     private long startNanos;
     private long activeNanos = -1;
 
-    FaultInjector(FaultPlan plan, PgEndpoint storage, long seed, Consumer<String> log) {
+    /**
+     * @param plan    the faults to inject
+     * @param storage the run's storage (directly), to see the newest group's phase
+     * @param seed    the run's seed, which draws the victims
+     */
+    public FaultInjector(FaultPlan plan, PgEndpoint storage, long seed, Consumer<String> log) {
         this.plan = plan;
         this.storage = storage;
         this.random = new Random(seed * 31 + 7);
@@ -172,12 +177,12 @@ final class FaultInjector implements RunFaults {
     }
 
     /** Faults injected so far. */
-    synchronized List<InjectedFault> injected() {
+    public synchronized List<InjectedFault> injected() {
         return List.copyOf(injected);
     }
 
     /** How many planned faults did not fire (the run ended first) or found nothing to act on. */
-    synchronized int skipped() {
+    public synchronized int skipped() {
         return plan.faults().size() - (int) injected.stream().filter(InjectedFault::applied).count();
     }
 }

@@ -18,14 +18,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The soak profile of the infrastructure scenarios, run by {@code ./chaos.sh} next to the process-fault soak (it
  * has the same class name in its own package, so the pom's soak exclusion and {@code -Dit.test=ChaosSoakIT} cover
- * both): rounds cycle through the five scenarios with seeds {@code seed, seed + 1, ...} until
+ * both): rounds cycle through the combined run (every process and service fault at once, {@link CombinedRun})
+ * and the five scenarios with seeds {@code seed, seed + 1, ...} until
  * {@code -Dchaos.minutes} are used up, and fail unless every round is clean.
  */
 @RealServices
 class ChaosSoakIT {
 
-    private static final List<String> SCENARIOS = List.of("kafka-restart", "storage-restart", "source-connections",
-        "slow-storage", "redeploy");
+    private static final List<String> SCENARIOS = List.of(CombinedRun.NAME, "kafka-restart", "storage-restart",
+        "source-connections", "slow-storage", "redeploy");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -52,6 +53,9 @@ class ChaosSoakIT {
 
     private static InfraReport run(TestServices services, String scenario, long seed) {
         Path directory = InfraRuns.directory(services, "soak-" + scenario);
+        if (scenario.equals(CombinedRun.NAME)) {
+            return CombinedRuns.run(services, directory, CombinedProfiles.soak(seed), 4).run();
+        }
         String kafka = services.kafkaBootstrapServers();
         PgEndpoint source = Runs.newDatabase(services);
         PgEndpoint storage = Runs.newDatabase(services);
