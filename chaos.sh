@@ -38,4 +38,4 @@ elif [[ ! -f "$jar" ]]; then
   echo "no jar at $jar" >&2; exit 2
 fi
 exec mvn -o -pl chaos verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dit.test="$test" -Dchaos.excludes=none -Dchaos.seed="$seed" -Dchaos.minutes="$minutes" -Dchaos.jar="$jar"
+  -Dit.test="$test" -Dchaos.excludes=none -Dchaos.excludes.open=none -Dchaos.seed="$seed" -Dchaos.minutes="$minutes" -Dchaos.jar="$jar"
