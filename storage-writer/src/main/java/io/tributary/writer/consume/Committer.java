@@ -206,20 +206,30 @@ final class Committer implements Runnable {
         }
     }
 
+    /**
+     * Re-reads the seals with the lock released (the caller holds it, and holds it again on return) and schedules
+     * the next read.
+     *
+     * @return whether the committer was draining when the read finished
+     */
+    private boolean readGateUnlocked() throws Exception {
+        lock.unlock();
+        try {
+            refreshGate();
+        } finally {
+            lock.lock();
+        }
+        nextGateRead = System.nanoTime() + gateRecheck.toNanos();
+        return draining;
+    }
+
     private Optional<Work> next() throws Exception {
         boolean gateReadWhileDraining = false;
         lock.lock();
         try {
             while (true) {
                 if (gateBlocked && System.nanoTime() - nextGateRead >= 0) {
-                    lock.unlock();
-                    try {
-                        refreshGate();
-                    } finally {
-                        lock.lock();
-                    }
-                    nextGateRead = System.nanoTime() + gateRecheck.toNanos();
-                    gateReadWhileDraining = draining;
+                    gateReadWhileDraining = readGateUnlocked();
                 }
                 Optional<Work> work = pick();
                 if (work.isPresent()) {
@@ -231,14 +241,7 @@ final class Committer implements Runnable {
                 }
                 long now = System.nanoTime();
                 if (blocked && now - nextGateRead >= 0) {
-                    lock.unlock();
-                    try {
-                        refreshGate();
-                    } finally {
-                        lock.lock();
-                    }
-                    nextGateRead = System.nanoTime() + gateRecheck.toNanos();
-                    gateReadWhileDraining = draining;
+                    gateReadWhileDraining = readGateUnlocked();
                     continue;
                 }
                 if (blocked) {
