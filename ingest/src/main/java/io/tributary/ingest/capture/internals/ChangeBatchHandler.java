@@ -9,6 +9,7 @@ import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.Lsn;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -96,7 +97,7 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
                 counters.barrier(barrier.get());
             }
             if (boundary != null) {
-                committer.markProcessed(boundary);
+                committer.markProcessed(boundary, resumeOffsets(committer, boundary.record()));
             }
             committer.markBatchFinished();
         } catch (SQLException e) {
@@ -105,6 +106,30 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
         } catch (RuntimeException e) {
             throw fail(e);
         }
+    }
+
+    /**
+     * The offsets stored for a boundary: its own, with {@code lsn} at its {@code lsn_commit} and without
+     * {@code lsn_proc}. A restart then streams from the end of the last acknowledged commit, and Postgres sends exactly
+     * the transactions that committed after it. With {@code lsn_proc} Debezium searches the stream for the stored
+     * position (its {@code WalPositionLocator}) and, when the next transaction has a change at exactly that LSN (the
+     * WAL record right after the commit, written by a transaction that began before it), drops that transaction's
+     * changes and passes only its BEGIN and COMMIT.
+     */
+    private static DebeziumEngine.Offsets resumeOffsets(
+        DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer, SourceRecord record) {
+        DebeziumEngine.Offsets offsets = committer.buildOffsets();
+        Map<String, ?> own = record.sourceOffset();
+        own.forEach((key, value) -> {
+            if (!DebeziumRecords.OFFSET_LSN_PROC.equals(key)) {
+                offsets.set(key, value);
+            }
+        });
+        Object commit = own.get(DebeziumRecords.OFFSET_LSN_COMMIT);
+        if (commit != null) {
+            offsets.set(DebeziumRecords.OFFSET_LSN, commit);
+        }
+        return offsets;
     }
 
     private RuntimeException fail(RuntimeException e) {

@@ -15,6 +15,8 @@ final class DebeziumRecords {
     static final String TRANSACTION_TOPIC_SUFFIX = ".transaction";
     static final String HEARTBEAT_TOPIC_PREFIX = "__debezium-heartbeat";
     static final String OFFSET_LSN_COMMIT = "lsn_commit";
+    static final String OFFSET_LSN = "lsn";
+    static final String OFFSET_LSN_PROC = "lsn_proc";
     static final String OFFSET_TX_ID = "txId";
 
     private DebeziumRecords() {
