@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.launcher.Main;
 import io.tributary.launcher.run.StorageContents;
+import io.tributary.launcher.run.TestConfigFile;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
@@ -62,41 +63,16 @@ final class BadInputPipeline {
     final PostgresDatabase source;
     final PostgresDatabase storage;
     final TopicNames topics;
-    private final Path dir;
     private final Path rules;
     private final Path config;
 
     private BadInputPipeline(TestServices services, Path dir) throws Exception {
         this.services = services;
-        this.dir = dir;
         this.source = services.newDatabase();
         this.storage = services.newDatabase();
         this.topics = TopicNames.withPrefix(services.topicPrefix());
         this.rules = dir.resolve("rules.yaml");
-        this.config = dir.resolve("tributary.yaml");
-        String slot = services.uniqueName("slot");
-        Files.writeString(config, String.join("\n",
-            "source:",
-            "  url: " + source.jdbcUrl(),
-            "  user: " + source.user(),
-            "  password: '" + source.password() + "'",
-            "storage:",
-            "  url: " + storage.jdbcUrl(),
-            "  user: " + storage.user(),
-            "  password: '" + storage.password() + "'",
-            "kafka:",
-            "  bootstrap_servers: " + services.kafkaBootstrapServers(),
-            "  topic_prefix: " + services.topicPrefix(),
-            "  partitions: " + PARTITIONS,
-            "sync_rules: " + rules.getFileName(),
-            "replication:",
-            "  slot_name: " + slot,
-            "  publication_name: " + slot,
-            "  snapshot:",
-            "    chunk_rows: 100",
-            "metrics:",
-            "  port: 0",
-            ""));
+        this.config = TestConfigFile.write(dir, services, source, storage, rules, PARTITIONS, 100);
     }
 
     /** A deployment in {@code dir} serving {@code syncRules}. */

@@ -59,7 +59,7 @@ class EndToEndIT {
             expectedSecond = StorageContents.expected(c, SECOND_RULES);
         }
         Path rules = Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
-        Path config = config(services, source, storage, rules);
+        Path config = TestConfigFile.write(dir, services, source, storage, rules, 4, 1000);
 
         Result first = run("run", "--config", config.toString(), "--until-caught-up");
 
@@ -122,33 +122,6 @@ class EndToEndIT {
             rs.next();
             return rs.getLong(1);
         }
-    }
-
-    private Path config(TestServices services, PostgresDatabase source, PostgresDatabase storage, Path rules)
-        throws Exception {
-        String slot = services.uniqueName("slot");
-        return Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
-            "source:",
-            "  url: " + source.jdbcUrl(),
-            "  user: " + source.user(),
-            "  password: '" + source.password() + "'",
-            "storage:",
-            "  url: " + storage.jdbcUrl(),
-            "  user: " + storage.user(),
-            "  password: '" + storage.password() + "'",
-            "kafka:",
-            "  bootstrap_servers: " + services.kafkaBootstrapServers(),
-            "  topic_prefix: " + services.topicPrefix(),
-            "  partitions: 4",
-            "sync_rules: " + rules.getFileName(),
-            "replication:",
-            "  slot_name: " + slot,
-            "  publication_name: " + slot,
-            "  snapshot:",
-            "    chunk_rows: 1000",
-            "metrics:",
-            "  port: 0",
-            ""));
     }
 
     private record Result(int code, String out) {
