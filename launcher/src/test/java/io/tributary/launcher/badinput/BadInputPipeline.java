@@ -203,7 +203,7 @@ final class BadInputPipeline {
 
     /** The directory of the config file. */
     Path dir() {
-        return dir;
+        return config.getParent();
     }
 
     /** A record to put on a topic: bytes no stage can decode. */
