@@ -1,8 +1,8 @@
 package io.tributary.chaos.harness;
 
+import io.tributary.testing.process.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,7 +52,7 @@ public final class PipelineProcess {
      * @throws UncheckedIOException if it cannot be started
      */
     public static PipelineProcess start(String name, ProcessRole role, PipelineSettings settings) {
-        int port = freePort();
+        int port = ChildProcess.freePort();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_OPTIONS);
@@ -60,25 +60,8 @@ public final class PipelineProcess {
         command.add(settings.jar().toAbsolutePath().toString());
         command.addAll(role.command());
         Map<String, String> environment = settings.environment(role, port);
-        try {
-            Files.createDirectories(settings.logs());
-            Path log = settings.logs().resolve(name + ".log");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-            builder.environment().clear();
-            builder.environment().putAll(environment);
-            return new PipelineProcess(name, role, builder.start(), log, port);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + name + ": " + command, e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path log = settings.logs().resolve(name + ".log");
+        return new PipelineProcess(name, role, ChildProcess.start(name, command, environment, log), log, port);
     }
 
     /** The process's name, e.g. {@code storage-writer-2.1} (role, slot, incarnation). */

@@ -1,8 +1,8 @@
 package io.tributary.launcher.deploy;
 
+import io.tributary.testing.process.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,26 +57,13 @@ public final class LauncherProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toAbsolutePath().toString());
         command.addAll(args);
-        try {
-            Files.createDirectories(logDirectory);
-            Path log = logDirectory.resolve(name + ".log");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-            builder.environment().clear();
-            builder.environment().putAll(environment);
-            return new LauncherProcess(name, builder.start(), log, metricsPort);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + name + ": " + command, e);
-        }
+        Path log = logDirectory.resolve(name + ".log");
+        return new LauncherProcess(name, ChildProcess.start(name, command, environment, log), log, metricsPort);
     }
 
     /** A port nothing listens on right now. */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ChildProcess.freePort();
     }
 
     public String name() {
