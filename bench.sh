@@ -11,7 +11,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-mvn -o -q -pl bench compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2
+mvn -q -ntp -pl bench compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2
 snapshot="$(mktemp -d "${TMPDIR:-/tmp}/tributary-bench-jars.XXXXXX")"
 trap 'rm -rf "$snapshot"' EXIT
 cp -r bench/target/classes "$snapshot/classes"

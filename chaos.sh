@@ -33,9 +33,9 @@ fi
 echo "chaos: $test, seed $seed, $minutes minutes (soak only)"
 
 if [[ ! -f "$jar" && "$jar" == "$PWD/launcher/target/tributary.jar" ]]; then
-  mvn -o -q -pl launcher package -DskipTests
+  mvn -q -ntp -pl launcher package -DskipTests
 elif [[ ! -f "$jar" ]]; then
   echo "no jar at $jar" >&2; exit 2
 fi
-exec mvn -o -pl chaos verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+exec mvn -ntp -pl chaos verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test="$test" -Dchaos.excludes=none -Dchaos.excludes.open=none -Dchaos.seed="$seed" -Dchaos.minutes="$minutes" -Dchaos.jar="$jar"
