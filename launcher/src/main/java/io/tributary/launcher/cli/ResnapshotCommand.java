@@ -5,6 +5,7 @@ import io.tributary.ingest.planner.SnapshotPlanner;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.run.Pipeline;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.TableId;
@@ -53,7 +54,7 @@ public final class ResnapshotCommand implements Callable<Integer> {
         }
         TableId id = TableId.of(schema, table);
         PrintWriter out = spec.commandLine().getOut();
-        try (Environment environment = Environment.start(settings);
+        try (Environment environment = Environment.start(settings, StartupWait.NONE);
              SnapshotPlanner planner = SnapshotPlanner.create(PlannerConfig.of(environment.kafkaClientProperties(),
                      Pipeline.topics(settings), Pipeline.layout(settings))
                      .withChunkRows(settings.replication().snapshotChunkRows()),

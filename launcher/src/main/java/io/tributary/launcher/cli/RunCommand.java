@@ -4,6 +4,7 @@ import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.SampleDataset;
+import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.run.Replication;
 import java.io.PrintWriter;
@@ -50,7 +51,7 @@ public final class RunCommand implements Callable<Integer> {
         TributaryConfig settings = config.load();
         settings.syncRules().ifPresent(RulesFile::read);
         PrintWriter out = spec.commandLine().getOut();
-        try (Environment environment = Environment.start(settings)) {
+        try (Environment environment = Environment.start(settings, StartupWait.upTo(settings.startupWait()))) {
             if (environment.embeddedSource()) {
                 out.println("Embedded source: loading the sample dataset (" + SampleDataset.DEFAULT.rows() + " rows)");
             }

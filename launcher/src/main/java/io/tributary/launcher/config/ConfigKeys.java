@@ -47,13 +47,17 @@ final class ConfigKeys {
         "publication on the source listing the captured tables");
     static final ConfigKey WRITER_BATCH_ROWS = integer("storage.batch_rows", 5_000, Rule.positive(),
         "records per storage write transaction");
+    static final ConfigKey STARTUP_WAIT = integer("startup.wait_seconds", 120,
+        new Rule(value -> (Integer) value >= 0, "seconds >= 0 (0 = fail at once)"),
+        "how long `run` waits at start for Kafka, source and storage that do not answer yet (refused, restarting, "
+            + "timing out) before it exits 4; wrong credentials and missing databases fail at once");
     static final ConfigKey METRICS_PORT = integer("metrics.port", 9464, Rule.port(),
         "port of /metrics (Prometheus), /health/live and /health/ready; 0 = off");
 
     static final List<ConfigKey> ALL = List.of(SOURCE_URL, SOURCE_USER, SOURCE_PASSWORD, STORAGE_URL, STORAGE_USER,
         STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
-        PUBLICATION_NAME, WRITER_BATCH_ROWS, METRICS_PORT);
+        PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT);
 
     static final Map<String, ConfigKey> BY_NAME = byName();
 

@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,7 +97,7 @@ public final class ConfigLoader {
             string(values, ConfigKeys.PUBLICATION_NAME).orElseThrow(), integer(values, ConfigKeys.WRITER_BATCH_ROWS));
         return new TributaryConfig(source, storage, kafka,
             string(values, ConfigKeys.SYNC_RULES).map(base::resolve).map(Path::normalize), replication,
-            integer(values, ConfigKeys.METRICS_PORT));
+            Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT));
     }
 
     private static Optional<String> string(Map<ConfigKey, Object> values, ConfigKey key) {

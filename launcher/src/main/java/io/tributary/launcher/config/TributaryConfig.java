@@ -1,6 +1,7 @@
 package io.tributary.launcher.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -11,10 +12,12 @@ import java.util.Optional;
  * @param source empty = embedded Postgres
  * @param storage empty = embedded Postgres
  * @param syncRules the sync rules file, resolved against the config file's folder
+ * @param startupWait how long {@code run} waits at start for a service that does not answer yet
  * @param metricsPort 0 = no HTTP endpoint
  */
 public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
-                              Optional<Path> syncRules, ReplicationSettings replication, int metricsPort) {
+                              Optional<Path> syncRules, ReplicationSettings replication, Duration startupWait,
+                              int metricsPort) {
 
     public TributaryConfig {
         Objects.requireNonNull(source, "source");
@@ -22,5 +25,6 @@ public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoi
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(syncRules, "syncRules");
         Objects.requireNonNull(replication, "replication");
+        Objects.requireNonNull(startupWait, "startupWait");
     }
 }

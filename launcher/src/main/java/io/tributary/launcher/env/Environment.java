@@ -48,11 +48,13 @@ public final class Environment implements AutoCloseable {
     }
 
     /**
-     * Starts what must be embedded and checks that what is configured answers.
+     * Starts what must be embedded and checks that what is configured answers, waiting for a service that is not
+     * up yet as {@code wait} allows.
      *
      * @throws ServiceUnavailableException naming the service, its address and the config key to fix
+     * @throws InterruptedException if interrupted while waiting for a service
      */
-    public static Environment start(TributaryConfig config) {
+    public static Environment start(TributaryConfig config, StartupWait wait) throws InterruptedException {
         List<AutoCloseable> embedded = new ArrayList<>();
         try {
             if (config.source().isEmpty() || config.storage().isEmpty()) {
@@ -71,13 +73,15 @@ public final class Environment implements AutoCloseable {
             kafkaProperties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Environment environment = new Environment(bootstrap, kafkaProperties, source, storage,
                 config.source().isEmpty(), embedded);
-            requireReachable("source", source, "source.url");
-            requireReachable("storage", storage, "storage.url");
+            await(wait, "the source database at " + source.url(),
+                () -> requireReachable("source", source, "source.url"));
+            await(wait, "the storage database at " + storage.url(),
+                () -> requireReachable("storage", storage, "storage.url"));
             if (config.kafka().bootstrapServers().isPresent()) {
-                requireKafka(kafkaProperties, bootstrap);
+                await(wait, "Kafka at " + bootstrap, () -> requireKafka(kafkaProperties, bootstrap));
             }
             return environment;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | InterruptedException e) {
             closeAll(embedded);
             throw e;
         }
@@ -91,6 +95,25 @@ public final class Environment implements AutoCloseable {
     private static JdbcEndpoint embeddedDatabase(EmbeddedPostgres server, String database) {
         server.createDatabase(database);
         return new JdbcEndpoint(server.jdbcUrl(database), server.superuser(), new Secret(""));
+    }
+
+    private static void await(StartupWait wait, String what, Runnable check) throws InterruptedException {
+        try {
+            wait.until(what, () -> {
+                check.run();
+                return null;
+            });
+        } catch (ServiceUnavailableException e) {
+            if (wait.limit().isZero() || !StartupWait.isWorthWaitingFor(e)) {
+                throw e;
+            }
+            throw new ServiceUnavailableException(e.getMessage() + "; gave up after waiting "
+                + wait.limit().toSeconds() + " s (startup.wait_seconds)", e.getCause());
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("Unexpected failure while waiting for " + what, e);
+        }
     }
 
     private static void requireReachable(String role, JdbcEndpoint endpoint, String key) {

@@ -11,6 +11,7 @@ import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
+import io.tributary.launcher.env.StartupWait;
 import io.tributary.snapshot.SnapshotWorkerConfig;
 import io.tributary.snapshot.SnapshotWorkers;
 import io.tributary.stream.StreamWorker;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,15 +78,18 @@ public final class Pipeline implements AutoCloseable {
      * Provisions the topics, then starts the parts of {@code role}.
      *
      * @param stateDirectory where stream workers keep their local state
+     * @param wait how long provisioning waits for a Kafka cluster that does not answer yet
      */
     public static Pipeline start(TributaryConfig config, Environment environment, Role role, Path stateDirectory,
-                                 MeterRegistry registry) throws SQLException {
+                                 MeterRegistry registry, StartupWait wait) throws Exception {
         TopicNames topics = topics(config);
         TopicLayout layout = layout(config);
         Properties kafka = environment.kafkaClientProperties();
-        try (Admin admin = Admin.create(kafka)) {
-            TopicProvisioner.ensure(admin, topics, layout);
-        }
+        wait.until("Kafka at " + environment.kafkaBootstrapServers() + " (topics)", () -> {
+            try (Admin admin = Admin.create(kafka)) {
+                return TopicProvisioner.ensure(admin, topics, layout);
+            }
+        });
         Pipeline pipeline = new Pipeline();
         try {
             pipeline.startParts(config, environment, role, topics, layout, kafka, stateDirectory, registry);
@@ -118,8 +123,9 @@ public final class Pipeline implements AutoCloseable {
                 PlannerConfig.of(kafka, topics, layout).withChunkRows(config.replication().snapshotChunkRows()),
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
-            add(planner, Optional::empty);
-            startWhenCaptureIsActive(planner, capture);
+            AtomicReference<String> notStarted = new AtomicReference<>();
+            add(planner, () -> Optional.ofNullable(notStarted.get()));
+            startWhenCaptureIsActive(planner, capture, notStarted);
         }
         if (role.parts().contains(Role.Part.SNAPSHOT_WORKERS)) {
             SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
@@ -147,9 +153,11 @@ public final class Pipeline implements AutoCloseable {
      * Starts the planner once this process's capture is ACTIVE (its replication slot exists and streams). A window
      * marker travels to {@code changes} only through the slot: one emitted before the slot is created is never
      * captured, its window never becomes ready, and the group never gets a checkpoint. A standby ingest plans
-     * nothing until it takes over.
+     * nothing until it takes over. If capture fails instead, the planner never starts and {@code notStarted} says
+     * why (the process is then unhealthy).
      */
-    private static void startWhenCaptureIsActive(SnapshotPlanner planner, Optional<IngestService> capture) {
+    private static void startWhenCaptureIsActive(SnapshotPlanner planner, Optional<IngestService> capture,
+                                                 AtomicReference<String> notStarted) {
         if (capture.isEmpty()) {
             planner.start();
             return;
@@ -166,7 +174,9 @@ public final class Pipeline implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     return;
                 } catch (RuntimeException e) {
-                    LOG.warn("The snapshot planner does not start: capture is not active ({})", e.toString());
+                    LOG.error("The snapshot planner does not start: capture is not active ({})", e.toString());
+                    notStarted.set("the snapshot planner did not start: capture is not active (" + e.getMessage()
+                        + ")");
                     return;
                 }
             }

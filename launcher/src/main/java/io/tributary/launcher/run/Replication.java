@@ -7,9 +7,12 @@ import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.SampleDataset;
+import io.tributary.launcher.env.ServiceUnavailableException;
+import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.Deployments;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.metrics.MetricsServer;
+import io.tributary.postgres.SqlErrors;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.schema.Migrations;
@@ -51,8 +54,21 @@ public final class Replication {
 
     /** Runs until shut down (or caught up) and returns the exit code. */
     public static int run(TributaryConfig config, Environment environment, Role role, boolean untilCaughtUp,
-                          PrintWriter out) throws SQLException, InterruptedException {
-        prepareStorage(config, environment, out);
+                          PrintWriter out) throws Exception {
+        StartupWait wait = StartupWait.upTo(config.startupWait());
+        try {
+            wait.until("storage at " + environment.storage().url() + " (schema and sync rules)", () -> {
+                prepareStorage(config, environment, out);
+                return null;
+            });
+        } catch (SQLException e) {
+            if (!StartupWait.isWorthWaitingFor(e)) {
+                throw e;
+            }
+            throw new ServiceUnavailableException("The storage database at " + environment.storage().url()
+                + " stopped answering while its schema and sync rules were prepared (" + e.getMessage()
+                + "); gave up after waiting " + wait.limit().toSeconds() + " s (startup.wait_seconds)", e);
+        }
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         Path stateDirectory = temporaryDirectory();
         CountDownLatch shutdown = new CountDownLatch(1);
@@ -62,7 +78,7 @@ public final class Replication {
             awaitQuietly(closed, SHUTDOWN_TIMEOUT);
         }, "tributary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory, registry);
+        try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory, registry, wait);
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
@@ -84,13 +100,20 @@ public final class Replication {
                 }
                 sampleSource(source, behind);
                 if (untilCaughtUp) {
-                    ProgressSnapshot snapshot = progress.read();
-                    if (target.isEmpty() && snapshotsFinished(snapshot)) {
-                        target = Optional.of(source.read());
-                    }
-                    if (target.isPresent() && caughtUp(snapshot, target.get())) {
-                        out.println(summary(snapshot, progress.elapsedMillis()));
-                        return ExitCodes.OK;
+                    try {
+                        ProgressSnapshot snapshot = progress.read();
+                        if (target.isEmpty() && snapshotsFinished(snapshot)) {
+                            target = Optional.of(source.read());
+                        }
+                        if (target.isPresent() && caughtUp(snapshot, target.get())) {
+                            out.println(summary(snapshot, progress.elapsedMillis()));
+                            return ExitCodes.OK;
+                        }
+                    } catch (SQLException e) {
+                        if (!SqlErrors.isRetriable(e)) {
+                            throw e;
+                        }
+                        LOG.warn("Progress not readable now (next check retries): {}", e.toString());
                     }
                 }
             }

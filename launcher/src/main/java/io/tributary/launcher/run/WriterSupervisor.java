@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.lifecycle.GroupLifecycle;
+import io.tributary.postgres.SqlErrors;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
@@ -61,9 +62,20 @@ final class WriterSupervisor implements AutoCloseable {
         this.threads = threads;
     }
 
-    /** Runs the first pass now (so start-up errors surface at once), then one every {@code interval}. */
+    /**
+     * Runs the first pass now, so a failure no retry fixes (permissions, a broken schema) surfaces at once; a
+     * storage that does not answer right now (restarting) is left to the next pass, as in every later pass. Then
+     * one pass every {@code interval}.
+     */
     void start(Duration interval) throws SQLException {
-        pass();
+        try {
+            pass();
+        } catch (SQLException e) {
+            if (!SqlErrors.isRetriable(e)) {
+                throw e;
+            }
+            LOG.warn("Storage not answering at start (the next pass retries): {}", e.toString());
+        }
         scheduler.scheduleWithFixedDelay(this::passLogged, interval.toMillis(), interval.toMillis(),
             TimeUnit.MILLISECONDS);
     }

@@ -22,24 +22,27 @@ class RunCommandErrorsIT {
         PostgresDatabase db = services.newDatabase();
         Path config = Files.writeString(dir.resolve("tributary.yaml"), "source:\n  url: " + db.jdbcUrl()
             + "\nstorage:\n  url: " + db.jdbcUrl() + "\nkafka:\n  bootstrap_servers: localhost:1\n"
-            + "metrics:\n  port: 0\n");
+            + "metrics:\n  port: 0\nstartup:\n  wait_seconds: 1\n");
 
         CommandLineHarness result = CommandLineHarness.run("run", "--config", config.toString());
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(result.err()).contains("Cannot reach Kafka at localhost:1").contains("kafka.bootstrap_servers");
+        assertThat(result.err()).contains("Cannot reach Kafka at localhost:1").contains("kafka.bootstrap_servers")
+            .contains("gave up after waiting 1 s (startup.wait_seconds)");
     }
 
     @Test
     void anUnreachableSourceNamesItsUrlAndTheKey(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
         Path config = Files.writeString(dir.resolve("tributary.yaml"), "source:\n  url: jdbc:postgresql://localhost:1/x"
-            + "\nstorage:\n  url: " + db.jdbcUrl() + "\nkafka:\n  bootstrap_servers: localhost:1\n");
+            + "\nstorage:\n  url: " + db.jdbcUrl() + "\nkafka:\n  bootstrap_servers: localhost:1\n"
+            + "startup:\n  wait_seconds: 1\n");
 
         CommandLineHarness result = CommandLineHarness.run("run", "--config", config.toString());
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(result.err()).contains("source database at jdbc:postgresql://localhost:1/x").contains("source.url");
+        assertThat(result.err()).contains("source database at jdbc:postgresql://localhost:1/x").contains("source.url")
+            .contains("gave up after waiting 1 s");
     }
 
     @Test
