@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -20,9 +21,11 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * @param maxSampleRows  most primary keys sampled to cut one table, {@code >= 100}
  * @param batchTables    tables planned per storage transaction and Kafka flush, {@code >= 1}
  * @param interval       the pause between two planning rounds of {@link SnapshotPlanner#start()}, positive
+ * @param publication    the capture's publication: a window opens only for a table it publishes
+ *                       ({@link CaptureGate}); empty = no capture to wait for (tests of the planner alone)
  */
 public record PlannerConfig(Map<String, Object> kafka, TopicNames topics, TopicLayout layout, int chunkRows,
-                            int maxSampleRows, int batchTables, Duration interval) {
+                            int maxSampleRows, int batchTables, Duration interval, Optional<String> publication) {
 
     /** Default {@link #chunkRows()}. */
     public static final int DEFAULT_CHUNK_ROWS = 20_000;
@@ -32,6 +35,7 @@ public record PlannerConfig(Map<String, Object> kafka, TopicNames topics, TopicL
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(interval, "interval");
+        Objects.requireNonNull(publication, "publication");
         if (!kafka.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
             throw new IllegalArgumentException("The planner's Kafka settings need "
                 + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
@@ -48,16 +52,23 @@ public record PlannerConfig(Map<String, Object> kafka, TopicNames topics, TopicL
     public static PlannerConfig of(Properties kafka, TopicNames topics, TopicLayout layout) {
         Map<String, Object> settings = new LinkedHashMap<>();
         kafka.forEach((key, value) -> settings.put(key.toString(), value));
-        return new PlannerConfig(settings, topics, layout, DEFAULT_CHUNK_ROWS, 100_000, 200, Duration.ofSeconds(10));
+        return new PlannerConfig(settings, topics, layout, DEFAULT_CHUNK_ROWS, 100_000, 200, Duration.ofSeconds(10),
+            Optional.empty());
     }
 
     /** This configuration with {@code rows} target rows per chunk. */
     public PlannerConfig withChunkRows(int rows) {
-        return new PlannerConfig(kafka, topics, layout, rows, maxSampleRows, batchTables, interval);
+        return new PlannerConfig(kafka, topics, layout, rows, maxSampleRows, batchTables, interval, publication);
     }
 
     /** This configuration with {@code pause} between planning rounds. */
     public PlannerConfig withInterval(Duration pause) {
-        return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, pause);
+        return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, pause, publication);
+    }
+
+    /** This configuration opening windows only for tables {@code name} publishes ({@link CaptureGate}). */
+    public PlannerConfig withPublication(String name) {
+        return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, interval,
+            Optional.of(name));
     }
 }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -155,8 +156,12 @@ public final class SnapshotPlanner implements AutoCloseable {
                     promoted += promote(store, window.get()) ? 1 : 0;
                 }
             }
+            Set<TableId> waiting = config.publication().isPresent()
+                ? CaptureGate.notYetCaptured(src, config.publication().get(), toPlan.keySet()) : Set.of();
+            toPlan.keySet().removeAll(waiting);
             WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan, interrupted);
-            List<Long> planned = SyncRulesGroups.markPlanned(store, demand.groups());
+            // A table waiting for capture has no window yet: no group is planned before it has one.
+            List<Long> planned = waiting.isEmpty() ? SyncRulesGroups.markPlanned(store, demand.groups()) : List.of();
             if (!planned.isEmpty()) {
                 LOG.info("Snapshot of sync rules groups {} planned: every table they read has a window", planned);
             }

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
-import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.progress.WindowProgress;
 import io.tributary.storage.progress.WindowState;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.TableId;
-import java.sql.Connection;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 
@@ -38,11 +36,6 @@ class GroupPlanningIT {
         return f;
     }
 
-    private static boolean planned(PlannerFixture f, SyncRulesGroup group) throws SQLException {
-        try (Connection c = f.storage.connect()) {
-            return SyncRulesGroups.isPlanned(c, group.id());
-        }
-    }
 
     @Test
     void aGroupIsPlannedOnlyByARoundThatStoredAWindowForEveryTableItReads(TestServices services)
@@ -59,13 +52,13 @@ class GroupPlanningIT {
             assertThatThrownBy(planner::planOnce).isInstanceOf(SQLException.class);
             assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.PLANNING);
             interrupted = f.window(ITEMS).window().windowId();
-            assertThat(planned(f, group)).isFalse();
+            assertThat(f.isPlanned(group)).isFalse();
 
             f.storage.execute("DROP TRIGGER refuse_chunks ON tributary.snapshot_chunks");
             planner.planOnce();
         }
 
-        assertThat(planned(f, group)).isTrue();
+        assertThat(f.isPlanned(group)).isTrue();
         assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
         assertThat(f.window(ITEMS).window().windowId()).isNotEqualTo(interrupted);
         assertThat(f.window(LOGBOOK).state()).isEqualTo(WindowState.FAILED);
@@ -78,14 +71,14 @@ class GroupPlanningIT {
         try (SnapshotPlanner planner = f.planner(500)) {
             planner.planOnce();
             SyncRulesGroup later = f.group(GroupState.PROCESSING, "tenant_a.items", "tenant_b.memberships");
-            assertThat(planned(f, first)).isTrue();
-            assertThat(planned(f, later)).isFalse();
+            assertThat(f.isPlanned(first)).isTrue();
+            assertThat(f.isPlanned(later)).isFalse();
             assertThat(f.windows()).extracting(WindowProgress::window)
                 .noneMatch(w -> w.table().equals(MEMBERS.name()));
 
             planner.planOnce();
 
-            assertThat(planned(f, later)).isTrue();
+            assertThat(f.isPlanned(later)).isTrue();
             assertThat(f.window(MEMBERS).state()).isEqualTo(WindowState.SNAPSHOTTING);
         }
     }

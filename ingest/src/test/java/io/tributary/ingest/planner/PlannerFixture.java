@@ -96,6 +96,13 @@ final class PlannerFixture {
         }
     }
 
+    /** Whether the planner marked {@code group} planned (every table it reads has a window). */
+    boolean isPlanned(SyncRulesGroup group) throws SQLException {
+        try (Connection c = storage.connect()) {
+            return SyncRulesGroups.isPlanned(c, group.id());
+        }
+    }
+
     List<WindowProgress> windows() throws SQLException {
         try (Connection c = storage.connect()) {
             return SnapshotProgress.latestWindows(c);

@@ -236,6 +236,32 @@ class SnapshotPlannerIT {
     }
 
     @Test
+    void aTableWaitsForThePublicationBeforeItsWindowOpens(TestServices services) throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        createTables(f);
+        f.source.execute("CREATE TABLE tenant_a.logbook (line text)", // never capturable: fails, never waits
+            "CREATE PUBLICATION capture FOR TABLE tenant_a.items");
+        SyncRulesGroup group = f.group(GroupState.PROCESSING, "tenant_a.items", "tenant_a.devices",
+            "tenant_a.logbook");
+        try (SnapshotPlanner planner = SnapshotPlanner.create(f.config(5000).withPublication("capture"),
+            f.source::connect, f.storage::connect, PlannerFixture.PATTERNS)) {
+            PlanReport first = planner.planOnce();
+
+            assertThat(first.opened()).as("items only: devices is not published yet").isEqualTo(1);
+            assertThat(first.failed()).as("logbook has no key").isEqualTo(1);
+            assertThat(f.windows()).extracting(w -> w.window().table()).containsExactlyInAnyOrder("items", "logbook");
+            assertThat(f.isPlanned(group)).as("a table of the group has no window yet").isFalse();
+
+            f.source.execute("ALTER PUBLICATION capture ADD TABLE tenant_a.devices");
+            PlanReport second = planner.planOnce();
+
+            assertThat(second.opened()).isEqualTo(1);
+            assertThat(f.window(DEVICES).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.isPlanned(group)).isTrue();
+        }
+    }
+
+    @Test
     void aTableWithoutAKeyIsPlannedOnceItHasOne(TestServices services) throws Exception {
         PlannerFixture f = new PlannerFixture(services);
         createTables(f);

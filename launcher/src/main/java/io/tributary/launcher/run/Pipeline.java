@@ -120,7 +120,8 @@ public final class Pipeline implements AutoCloseable {
         }
         if (role.parts().contains(Role.Part.PLANNER)) {
             SnapshotPlanner planner = SnapshotPlanner.create(
-                PlannerConfig.of(kafka, topics, layout).withChunkRows(config.replication().snapshotChunkRows()),
+                PlannerConfig.of(kafka, topics, layout).withChunkRows(config.replication().snapshotChunkRows())
+                    .withPublication(config.replication().publicationName()),
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
             AtomicReference<String> notStarted = new AtomicReference<>();
