@@ -193,7 +193,8 @@ public final class CheckpointAuditor implements AutoCloseable {
             }
         }
         if (done.isEmpty() && !failure.isEmpty()) {
-            throw new IllegalStateException("No checkpoint could be audited: " + failure);
+            throw new IllegalStateException("No checkpoint was audited: none was published while the auditor ran, or"
+                + " reading them kept failing (the last failure: " + failure + ")");
         }
         return found;
     }
