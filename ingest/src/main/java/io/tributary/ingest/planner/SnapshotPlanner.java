@@ -181,9 +181,16 @@ public final class SnapshotPlanner implements AutoCloseable {
      * failed it, or to re-snapshot a DONE table), unless one is open.
      *
      * @return the new window's id, empty if the table has an open window or is not a table
+     * @throws PlanningException if the capture's publication does not publish the table yet ({@link CaptureGate})
      */
     public synchronized Optional<String> resnapshot(TableId table, TaskPriority priority) throws SQLException {
         try (Connection store = storage.connect(); Connection src = source.connect()) {
+            if (config.publication().isPresent()
+                && !CaptureGate.notYetCaptured(src, config.publication().get(), List.of(table)).isEmpty()) {
+                throw new PlanningException("Not snapshotting " + table.quoted() + " yet: publication "
+                    + config.publication().get() + " does not publish it; ingest adds it at its next table refresh"
+                    + " (its log says why if it cannot), then the planner snapshots it by itself");
+            }
             WindowPlanning.Outcome outcome = planning.plan(store, src, Map.of(table, priority), Map.of());
             if (outcome.opened() == 0) {
                 return Optional.empty();

@@ -1,6 +1,7 @@
 package io.tributary.ingest.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -251,6 +252,8 @@ class SnapshotPlannerIT {
             assertThat(first.failed()).as("logbook has no key").isEqualTo(1);
             assertThat(f.windows()).extracting(w -> w.window().table()).containsExactlyInAnyOrder("items", "logbook");
             assertThat(f.isPlanned(group)).as("a table of the group has no window yet").isFalse();
+            assertThatThrownBy(() -> planner.resnapshot(DEVICES, TaskPriority.ACTIVE_SNAPSHOT))
+                .isInstanceOf(PlanningException.class).hasMessageContaining("publication capture does not publish it");
 
             f.source.execute("ALTER PUBLICATION capture ADD TABLE tenant_a.devices");
             PlanReport second = planner.planOnce();

@@ -1,6 +1,7 @@
 package io.tributary.launcher.cli;
 
 import io.tributary.ingest.planner.PlannerConfig;
+import io.tributary.ingest.planner.PlanningException;
 import io.tributary.ingest.planner.SnapshotPlanner;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.TributaryConfig;
@@ -57,10 +58,17 @@ public final class ResnapshotCommand implements Callable<Integer> {
         try (Environment environment = Environment.start(settings, StartupWait.NONE);
              SnapshotPlanner planner = SnapshotPlanner.create(PlannerConfig.of(environment.kafkaClientProperties(),
                      Pipeline.topics(settings), Pipeline.layout(settings))
-                     .withChunkRows(settings.replication().snapshotChunkRows()),
+                     .withChunkRows(settings.replication().snapshotChunkRows())
+                     .withPublication(settings.replication().publicationName()),
                  () -> Environment.connect(environment.source()), () -> Environment.connect(environment.storage()),
                  (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables))) {
-            Optional<String> window = planner.resnapshot(id, TaskPriority.ACTIVE_SNAPSHOT);
+            Optional<String> window;
+            try {
+                window = planner.resnapshot(id, TaskPriority.ACTIVE_SNAPSHOT);
+            } catch (PlanningException e) {
+                spec.commandLine().getErr().println(e.getMessage());
+                return ExitCodes.FAILURE;
+            }
             if (window.isEmpty()) {
                 spec.commandLine().getErr().println("Not snapshotting " + id.quoted() + ": it has a snapshot in"
                     + " progress already, or it is not a table of the source");
