@@ -34,7 +34,7 @@ final class CombinedRuns {
             RunEnvironment environment = Runs.environment(services, directory, kafka.bootstrapServers(), source,
                 storage);
             try (SourceConnectionScenario connections = new SourceConnectionScenario(source, dropsPerPhase);
-                 SlowStorageScenario slow = new SlowStorageScenario(storage, settings.seed())) {
+                 SlowStorageScenario slow = SlowStorageScenario.amongOtherFaults(storage, settings.seed())) {
                 return new CombinedRun(environment, settings, List.of(RestartScenario.kafka(kafka),
                     RestartScenario.storage(postgres), connections, slow), Runs::print).execute();
             }
