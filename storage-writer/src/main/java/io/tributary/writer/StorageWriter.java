@@ -8,6 +8,7 @@ import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
+import io.tributary.writer.consume.ProcessSeals;
 import io.tributary.writer.consume.WriterLoop;
 import io.tributary.writer.internals.StorageConnections;
 import io.tributary.writer.internals.WriterCounters;
@@ -98,8 +99,9 @@ public final class StorageWriter implements AutoCloseable {
             }
             int partitions = partitions(consumers.get(0), config.topics().rows());
             List<WriterLoop> loops = new ArrayList<>();
+            ProcessSeals seals = new ProcessSeals(partitions);
             for (int i = 0; i < consumers.size(); i++) {
-                loops.add(WriterLoop.create(consumerGroup + "-" + i, config, rules, partitions, consumers.get(i),
+                loops.add(WriterLoop.create(consumerGroup + "-" + i, config, rules, seals, consumers.get(i),
                     producer, stop, counters));
             }
             WriterTuning tuning = config.tuning();

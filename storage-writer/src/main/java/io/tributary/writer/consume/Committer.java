@@ -117,11 +117,24 @@ final class Committer implements Runnable {
         }
     }
 
-    /** Whether no batch is queued or being committed, in any partition: the committer would wait for work. */
+    /**
+     * Whether the committer would wait for work: nothing is being committed, and no batch is queued or every queued
+     * one waits for the aligned-barrier gate.
+     */
     boolean idle() {
         lock.lock();
         try {
-            return inFlight.isEmpty() && queues.values().stream().allMatch(ArrayDeque::isEmpty);
+            return inFlight.isEmpty() && (gateBlocked || queues.values().stream().allMatch(ArrayDeque::isEmpty));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Another loop of the process committed a seal: a batch waiting for the gate may go now. */
+    void peerSealed() {
+        lock.lock();
+        try {
+            changed.signalAll();
         } finally {
             lock.unlock();
         }

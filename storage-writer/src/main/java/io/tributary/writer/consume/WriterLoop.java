@@ -93,18 +93,20 @@ public final class WriterLoop implements Runnable {
     }
 
     /**
-     * A loop of group {@code config.groupId()} over {@code partitions} partitions of {@code rows}, polling with
-     * {@code consumer} (configured for the group, not yet subscribed) and dead-lettering with {@code producer}.
-     * Run {@link #committer()} and then the loop itself on two threads of their own.
+     * A loop of group {@code config.groupId()} over the partitions of {@code rows} that {@code seals} covers, polling
+     * with {@code consumer} (configured for the group, not yet subscribed) and dead-lettering with
+     * {@code producer}; it shares the seals it commits or reads with the other loops of {@code seals}. Run
+     * {@link #committer()} and then the loop itself on two threads of their own.
      */
-    public static WriterLoop create(String name, WriterConfig config, SyncRules rules, int partitions,
+    public static WriterLoop create(String name, WriterConfig config, SyncRules rules, ProcessSeals seals,
                                     Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
                                     StopSignal stop, WriterCounters counters) {
         WriterTuning tuning = config.tuning();
         RetryPolicy policy = tuning.retryPolicy();
         Committer committer = new Committer(new BatchApplier(config.groupId()),
-            new PeerSeals(config.groupId(), partitions), StorageConnections.to(config.storage(), name + "-commit"),
+            new PeerSeals(config.groupId(), seals), StorageConnections.to(config.storage(), name + "-commit"),
             Retrier.of(policy, stop), counters, tuning.gateRecheck(), config.batchRecords());
+        seals.onNewSeal(committer::peerSealed);
         RecordEvaluator evaluator = new RecordEvaluator(rules,
             new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId()), counters);
         return new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
