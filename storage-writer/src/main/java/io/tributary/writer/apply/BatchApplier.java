@@ -364,9 +364,12 @@ public final class BatchApplier {
     private List<List<BucketOp>> rowOps(Connection connection, List<PreparedBatch> batches) throws SQLException {
         Map<SourceKey, RowChange> newest = new LinkedHashMap<>();
         Map<SourceKey, Integer> partitionOf = new HashMap<>();
+        Set<SourceKey> repeated = new HashSet<>();
         for (PreparedBatch batch : batches) {
             for (RowChange change : batch.changes()) {
-                newest.put(change.key(), change);
+                if (newest.put(change.key(), change) != null) {
+                    repeated.add(change.key());
+                }
                 partitionOf.put(change.key(), batch.partition());
             }
         }
@@ -375,13 +378,18 @@ public final class BatchApplier {
         List<List<BucketOp>> ops = new ArrayList<>(batches.size());
         for (PreparedBatch batch : batches) {
             ops.add(OpPlanner.plan(batch.changes(), previous));
-            if (batches.size() > 1) {
-                for (RowChange change : batch.changes()) {
-                    if (change.isAbsent()) {
-                        previous.remove(change.key());
-                    } else {
-                        previous.put(change.key(), change.rows().stream().map(Membership::of).toList());
-                    }
+            if (repeated.isEmpty()) {
+                continue;
+            }
+            // a key changed again by a later batch is planned against this batch's outcome
+            for (RowChange change : batch.changes()) {
+                if (!repeated.contains(change.key())) {
+                    continue;
+                }
+                if (change.isAbsent()) {
+                    previous.remove(change.key());
+                } else {
+                    previous.put(change.key(), change.rows().stream().map(Membership::of).toList());
                 }
             }
         }

@@ -43,9 +43,7 @@ public final class OpPlanner {
                     }
                 }
             }
-            for (BucketRow row : change.rows()) {
-                ops.add(BucketOp.put(row));
-            }
+            ops.addAll(change.puts());
         }
         return ops;
     }

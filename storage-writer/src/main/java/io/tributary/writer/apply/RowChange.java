@@ -1,6 +1,7 @@
 package io.tributary.writer.apply;
 
 import io.tributary.syncrules.BucketRow;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,8 +13,10 @@ import java.util.Objects;
  * @param offset      the offset of the record that produced this state
  * @param rows        the row's bucket rows, at most one per {@code (bucket, table, id)}; empty if it is in no bucket
  * @param memberships {@link Memberships#encode(List)} of {@code rows} (computed once, off the commit path)
+ * @param puts        the PUT op of each of {@code rows}, in order, checksums included (computed once, off the commit
+ *                    path: the checksum hashes the whole row)
  */
-public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String memberships) {
+public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String memberships, List<BucketOp> puts) {
 
     public RowChange {
         Objects.requireNonNull(key, "key");
@@ -22,16 +25,25 @@ public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String
         }
         rows = List.copyOf(rows);
         Objects.requireNonNull(memberships, "memberships");
+        puts = List.copyOf(puts);
+        if (puts.size() != rows.size()) {
+            throw new IllegalArgumentException("One PUT per bucket row expected, got " + puts.size() + " for "
+                + rows.size() + " rows");
+        }
     }
 
     /** The row now in the buckets of {@code rows} (none if empty). */
     public static RowChange of(SourceKey key, long offset, List<BucketRow> rows) {
-        return new RowChange(key, offset, rows, Memberships.encode(rows));
+        List<BucketOp> puts = new ArrayList<>(rows.size());
+        for (BucketRow row : rows) {
+            puts.add(BucketOp.put(row));
+        }
+        return new RowChange(key, offset, rows, Memberships.encode(rows), puts);
     }
 
     /** The row is gone (a tombstone). */
     public static RowChange deleted(SourceKey key, long offset) {
-        return new RowChange(key, offset, List.of(), "[]");
+        return new RowChange(key, offset, List.of(), "[]", List.of());
     }
 
     /** Whether the row is in no bucket after this change (so {@code current_data} must not keep it). */

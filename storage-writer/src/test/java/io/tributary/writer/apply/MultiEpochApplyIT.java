@@ -76,6 +76,34 @@ class MultiEpochApplyIT {
     }
 
     @Test
+    void aRowMovedToAnotherBucketInALaterEpochOfOneTransactionIsRemovedFromTheFirst(TestServices services)
+        throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long group = group(db);
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
+            BatchBuilder first = new BatchBuilder(0, 10);
+            first.addRow(OpPlannerTest.key("t1"), 0, List.of(new BucketRow("a[]", "todos", "t1", "{\"v\":1}")));
+            first.addRow(OpPlannerTest.key("t2"), 1, List.of(new BucketRow("a[]", "todos", "t2", "{\"v\":1}")));
+            first.addBarrier(Barrier.of(1, Lsn.of(100)), 2);
+            BatchBuilder second = new BatchBuilder(0, 10);
+            second.addRow(OpPlannerTest.key("t1"), 3, List.of(new BucketRow("b[]", "todos", "t1", "{\"v\":2}")));
+            second.addBarrier(Barrier.of(2, Lsn.of(200)), 4);
+
+            new BatchApplier(group).apply(c, List.of(target(group, claim)), List.of(first.take(), second.take()));
+        }
+        List<String> ops = new ArrayList<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+            "SELECT op, bucket, row_id FROM tributary.bucket_data ORDER BY op_id")) {
+            while (rs.next()) {
+                ops.add(rs.getInt(1) + " " + rs.getString(2) + " " + rs.getString(3));
+            }
+        }
+        assertThat(ops).containsExactly("1 a[] t1", "1 a[] t2", "2 a[] t1", "1 b[] t1");
+    }
+
+    @Test
     void aTransactionOverTwoPartitionsSealsEachEpochInBothBeforeAnOpOfTheNextEpoch(TestServices services)
         throws Exception {
         PostgresDatabase db = services.newDatabase();
