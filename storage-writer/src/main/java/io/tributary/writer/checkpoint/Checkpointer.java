@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes a group's checkpoint when it can advance ({@link CheckpointMath}): in one short transaction of its
- * own, reads the seals above the current checkpoint, the tables the group reads and their readiness, and moves
+ * own, reads the seals above the current checkpoint (incrementally, {@link SealLog}), the tables the group reads
+ * and their readiness, and moves
  * {@code sync_rules.checkpoint_*} forward with a compare-and-set ({@code checkpoint_epoch < k}), notifying
  * {@value Checkpoints#CHANNEL}. Any number of checkpointers may run for one group: updates are monotonic, so
  * concurrent ones are harmless. Then prunes seals below the published epoch.
@@ -43,8 +44,6 @@ public final class Checkpointer {
     private static final String CURRENT = "SELECT checkpoint_epoch, planned_at IS NOT NULL FROM tributary.sync_rules"
         + " WHERE group_id = ?";
     private static final String STATE = "SELECT state FROM tributary.sync_rules WHERE group_id = ?";
-    private static final String SEALS = "SELECT partition, epoch, lsn::text, max_op_id FROM tributary.sealed_epochs"
-        + " WHERE group_id = ? AND epoch > ?";
     private static final String TABLES = "SELECT table_schema, table_name, window_id FROM (SELECT DISTINCT ON"
         + " (table_schema, table_name) table_schema, table_name, window_id, state FROM tributary.source_tables"
         + " ORDER BY table_schema, table_name, started_at DESC, window_id DESC) newest WHERE state <> 'FAILED'";
@@ -59,6 +58,7 @@ public final class Checkpointer {
     private final long groupId;
     private final int partitions;
     private final SyncRules rules;
+    private final SealLog seals;
     private String lastHeldBy = "";
 
     /** A checkpointer of group {@code groupId}, whose rules are {@code rules}, over {@code partitions} partitions. */
@@ -66,6 +66,7 @@ public final class Checkpointer {
         this.groupId = groupId;
         this.partitions = partitions;
         this.rules = Objects.requireNonNull(rules, "rules");
+        this.seals = new SealLog(groupId, partitions);
     }
 
     /**
@@ -79,8 +80,8 @@ public final class Checkpointer {
         long epoch;
         try {
             Current current = current(connection);
-            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(seals(connection, current.epoch()),
-                partitions, current.epoch());
+            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(
+                seals.above(connection, current.epoch()), partitions, current.epoch());
             if (candidate.isEmpty()) {
                 connection.commit();
                 return Optional.empty();
@@ -141,20 +142,6 @@ public final class Checkpointer {
                 return new Current(rs.wasNull() ? -1 : epoch, rs.getBoolean(2));
             }
         }
-    }
-
-    private List<SealRow> seals(Connection connection, long above) throws SQLException {
-        List<SealRow> seals = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(SEALS)) {
-            select.setLong(1, groupId);
-            select.setLong(2, above);
-            try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                    seals.add(new SealRow(rs.getInt(1), rs.getLong(2), Lsn.parse(rs.getString(3)), rs.getLong(4)));
-                }
-            }
-        }
-        return seals;
     }
 
     private List<RequiredTable> requiredTables(Connection connection) throws SQLException {
