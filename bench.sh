@@ -24,4 +24,4 @@ for jar in "${jars[@]}"; do
     fi
     classpath="$classpath:$jar"
 done
-java ${TRIBUTARY_BENCH_JAVA_OPTS:-} -cp "$classpath" io.tributary.bench.Bench "$@"
+java ${BENCH_JAVA_OPTS:-} -cp "$classpath" io.tributary.bench.Bench "$@"
