@@ -35,6 +35,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>Decoded partition, table and chunk states are cached in memory; the cache lives as long as this object, which
  * the processor creates in {@code init} (so a task re-initialized after a failure starts from its restored stores).
+ * So is, per tracked table generation, whether it has any key at all: while a snapshot runs on a table no stream
+ * event touches, every snapshot row would otherwise look its key up in vain (a record cache miss and a RocksDB
+ * read per row). The first lookup of a generation probes the store once; every key put afterwards goes through
+ * this object.
  *
  * <p>Not thread-safe: used by its task's stream thread only.
  */
@@ -45,7 +49,13 @@ public final class KafkaMergeStore implements MergeStore {
     /** Decoded chunk states kept in memory, likewise (every snapshot row reads its chunk's state). */
     private static final int MAX_CACHED_CHUNKS = 10_000;
 
+    /** Generations whose key presence is kept in memory, likewise. */
+    private static final int MAX_CACHED_GENERATIONS = 10_000;
+
     private record ChunkKey(TableId table, String chunkId) {
+    }
+
+    private record Generation(TableId table, long generation) {
     }
 
     private final KeyValueStore<Bytes, byte[]> state;
@@ -53,6 +63,7 @@ public final class KafkaMergeStore implements MergeStore {
     private final Deque<StoreKeys.Release> releases = new ArrayDeque<>();
     private final Map<TableId, Optional<TableState>> tables = new HashMap<>();
     private final Map<ChunkKey, Optional<ChunkState>> chunks = new HashMap<>();
+    private final Map<Generation, Boolean> generationHasKeys = new HashMap<>();
     private Optional<PartitionState> partition = Optional.empty();
     private Optional<Bytes> releaseCursor = Optional.empty();
 
@@ -136,6 +147,9 @@ public final class KafkaMergeStore implements MergeStore {
 
     @Override
     public OptionalLong lastTxId(TableId table, long generation, KeyValues pk) {
+        if (!hasKeys(new Generation(table, generation))) {
+            return OptionalLong.empty();
+        }
         byte[] bytes = keys.get(StoreKeys.key(table, generation, pk));
         return bytes == null ? OptionalLong.empty() : OptionalLong.of(StateCodec.decodeTxId(bytes));
     }
@@ -143,6 +157,32 @@ public final class KafkaMergeStore implements MergeStore {
     @Override
     public void putLastTxId(TableId table, long generation, KeyValues pk, long txId) {
         keys.put(StoreKeys.key(table, generation, pk), StateCodec.encodeTxId(txId));
+        Generation key = new Generation(table, generation);
+        if (!Boolean.TRUE.equals(generationHasKeys.get(key))) {
+            rememberKeys(key, true);
+        }
+    }
+
+    private boolean hasKeys(Generation generation) {
+        Boolean known = generationHasKeys.get(generation);
+        if (known != null) {
+            return known;
+        }
+        boolean found;
+        try (KeyValueIterator<Bytes, byte[]> range = keys.range(
+                 StoreKeys.keyRangeStart(generation.table(), generation.generation()),
+                 StoreKeys.keyRangeEnd(generation.table(), generation.generation()))) {
+            found = range.hasNext();
+        }
+        rememberKeys(generation, found);
+        return found;
+    }
+
+    private void rememberKeys(Generation generation, boolean present) {
+        if (generationHasKeys.size() >= MAX_CACHED_GENERATIONS && !generationHasKeys.containsKey(generation)) {
+            generationHasKeys.clear();
+        }
+        generationHasKeys.put(generation, present);
     }
 
     @Override

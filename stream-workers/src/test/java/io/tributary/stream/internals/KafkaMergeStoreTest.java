@@ -43,6 +43,20 @@ class KafkaMergeStoreTest {
     }
 
     @Test
+    void keyOfAGenerationLookedUpWhileEmptyIsFoundOnceRemembered() {
+        KafkaMergeStore store = new KafkaMergeStore(state, keys);
+        assertThat(store.lastTxId(ITEMS, 1, pk(5))).isEmpty();
+
+        store.putLastTxId(ITEMS, 1, pk(5), 42);
+
+        assertThat(store.lastTxId(ITEMS, 1, pk(5))).hasValue(42);
+        assertThat(store.lastTxId(ITEMS, 1, pk(6))).isEmpty();
+        assertThat(store.lastTxId(ITEMS, 2, pk(5))).isEmpty();
+        assertThat(new KafkaMergeStore(state, keys).lastTxId(ITEMS, 1, pk(5))).hasValue(42);
+        assertThat(new KafkaMergeStore(state, keys).lastTxId(ITEMS, 0, pk(5))).isEmpty();
+    }
+
+    @Test
     void chunkStateReadBeforeAPutReadsTheNewStateAfterIt() {
         KafkaMergeStore store = new KafkaMergeStore(state, keys);
         assertThat(store.chunk(ITEMS, "w#0")).isEmpty();

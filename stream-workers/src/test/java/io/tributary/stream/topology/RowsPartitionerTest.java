@@ -28,6 +28,17 @@ class RowsPartitionerTest {
     }
 
     @Test
+    void rowKeysAreRecognizedWithoutDecodingAndMarkerKeysAreNot() {
+        assertThat(RowsPartitioner.isRowKey(RecordKeys.encode(RowKey.of(ITEMS, KeyValues.of("[1,\"a\"]")))))
+            .isTrue();
+        assertThat(RowsPartitioner.isRowKey(RecordKeys.encode(RowKey.of(TableId.of("r", "m"), KeyValues.of("[1]")))))
+            .isTrue();
+        assertThat(RowsPartitioner.isRowKey(RecordKeys.encode(MarkerKey.of(MarkerKind.BARRIER, 1)))).isFalse();
+        assertThat(RowsPartitioner.isRowKey(RecordKeys.encode(MarkerKey.of(MarkerKind.TABLE_READY, 0, ITEMS))))
+            .isFalse();
+    }
+
+    @Test
     void markerGoesToThePartitionItsKeyNames() {
         byte[] barrier = RecordKeys.encode(MarkerKey.of(MarkerKind.BARRIER, 5));
         byte[] ready = RecordKeys.encode(MarkerKey.of(MarkerKind.TABLE_READY, 2, ITEMS));
