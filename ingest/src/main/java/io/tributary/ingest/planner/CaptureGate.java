@@ -1,14 +1,14 @@
 package io.tributary.ingest.planner;
 
+import io.tributary.ingest.capture.CaptureSetupException;
+import io.tributary.ingest.capture.publication.Publications;
+import io.tributary.ingest.capture.publication.PublishedTables;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -27,8 +27,6 @@ import org.slf4j.LoggerFactory;
 final class CaptureGate {
 
     private static final Logger LOG = LoggerFactory.getLogger(CaptureGate.class);
-    private static final String PUBLISHED = "SELECT schemaname, tablename FROM pg_catalog.pg_publication_tables"
-        + " WHERE pubname = ?";
 
     private CaptureGate() {
     }
@@ -38,7 +36,7 @@ final class CaptureGate {
      */
     static Set<TableId> notYetCaptured(Connection source, String publication, Collection<TableId> tables)
         throws SQLException {
-        Set<TableId> published = published(source, publication);
+        PublishedTables published = published(source, publication);
         SourceCatalog catalog = new SourceCatalog(source);
         Set<TableId> waiting = new LinkedHashSet<>();
         for (TableId table : tables) {
@@ -54,17 +52,13 @@ final class CaptureGate {
         return waiting;
     }
 
-    private static Set<TableId> published(Connection source, String publication) throws SQLException {
-        Set<TableId> published = new HashSet<>();
-        try (PreparedStatement select = source.prepareStatement(PUBLISHED)) {
-            select.setString(1, publication);
-            try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                    published.add(TableId.of(rs.getString(1), rs.getString(2)));
-                }
-            }
+    /** What {@code publication} publishes now; nothing while ingest has not created it yet. */
+    private static PublishedTables published(Connection source, String publication) throws SQLException {
+        try {
+            return Publications.tables(source, publication);
+        } catch (CaptureSetupException e) {
+            return new PublishedTables(false, Set.of());
         }
-        return published;
     }
 
     private static boolean describable(SourceCatalog catalog, TableId table) throws SQLException {
