@@ -2,11 +2,10 @@ package io.tributary.writer.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.writer.GroupsInStorage;
 import java.sql.Connection;
 import org.junit.jupiter.api.Test;
 
@@ -18,13 +17,9 @@ class SealLogIT {
     void eachReadAddsTheNewerSealsOfItsGroupAndDropsThoseAtOrBelowTheCheckpoint(TestServices services)
         throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group;
-        long other;
-        try (Connection c = db.connect()) {
-            Migrations.migrate(c);
-            group = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
-            other = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
-        }
+        long[] groups = GroupsInStorage.create(db, 2);
+        long group = groups[0];
+        long other = groups[1];
         seal(db, group, 0, 1);
         seal(db, group, 1, 1);
         seal(db, other, 0, 7);

@@ -2,11 +2,10 @@ package io.tributary.writer.consume;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.writer.GroupsInStorage;
 import java.sql.Connection;
 import org.junit.jupiter.api.Test;
 
@@ -17,13 +16,9 @@ class PeerSealsIT {
     @Test
     void refreshReadsEachPartitionsNewestSealOfItsGroupOnly(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group;
-        long other;
-        try (Connection c = db.connect()) {
-            Migrations.migrate(c);
-            group = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
-            other = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
-        }
+        long[] groups = GroupsInStorage.create(db, 2);
+        long group = groups[0];
+        long other = groups[1];
         db.execute("INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn, max_op_id)"
             + " SELECT " + group + ", p, e, '0/1', e FROM generate_series(0, 1) p, generate_series(1, 500) e");
         db.execute("INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn, max_op_id)"
