@@ -107,8 +107,7 @@ public final class Environment implements AutoCloseable {
             if (wait.limit().isZero() || !StartupWait.isWorthWaitingFor(e)) {
                 throw e;
             }
-            throw new ServiceUnavailableException(e.getMessage() + "; gave up after waiting "
-                + wait.limit().toSeconds() + " s (startup.wait_seconds)", e.getCause());
+            throw new ServiceUnavailableException(e.getMessage() + wait.gaveUp(), e.getCause());
         } catch (InterruptedException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

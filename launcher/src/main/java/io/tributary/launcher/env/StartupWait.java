@@ -54,6 +54,11 @@ public final class StartupWait {
         return limit.isZero() ? NONE : new StartupWait(limit);
     }
 
+    /** The end of a message about a step that kept failing: how long it was waited for, and the key. */
+    public String gaveUp() {
+        return "; gave up after waiting " + limit.toSeconds() + " s (startup.wait_seconds)";
+    }
+
     /** How long one step may keep failing. */
     public Duration limit() {
         return limit;

@@ -66,8 +66,8 @@ public final class Replication {
                 throw e;
             }
             throw new ServiceUnavailableException("The storage database at " + environment.storage().url()
-                + " stopped answering while its schema and sync rules were prepared (" + e.getMessage()
-                + "); gave up after waiting " + wait.limit().toSeconds() + " s (startup.wait_seconds)", e);
+                + " stopped answering while its schema and sync rules were prepared (" + e.getMessage() + ")"
+                + wait.gaveUp(), e);
         }
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         Path stateDirectory = temporaryDirectory();
