@@ -12,6 +12,11 @@ public final class GroupsInStorage {
     private GroupsInStorage() {
     }
 
+    /** Migrates {@code db} and creates one group; returns its id. */
+    public static long one(PostgresDatabase db) throws SQLException {
+        return create(db, 1)[0];
+    }
+
     /** Migrates {@code db} and creates {@code count} groups; returns their ids in creation order. */
     public static long[] create(PostgresDatabase db, int count) throws SQLException {
         long[] ids = new long[count];

@@ -3,12 +3,11 @@ package io.tributary.writer.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.BucketRow;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.writer.GroupsInStorage;
 import io.tributary.writer.consume.PartitionClaim;
 import io.tributary.writer.consume.PartitionClaims;
 import java.sql.Connection;
@@ -27,7 +26,7 @@ class FencingIT {
     @Test
     void aFencedZombieCannotCommit(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = createGroup(db);
+        long group = GroupsInStorage.one(db);
         try (Connection zombie = open(db); Connection owner = open(db)) {
             PartitionClaim old = PartitionClaims.claim(zombie, group, 0);
             PartitionClaim current = PartitionClaims.claim(owner, group, 0);
@@ -48,7 +47,7 @@ class FencingIT {
     @Test
     void aClaimWaitsForTheZombiesOpenTransactionAndResumesAfterIt(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = createGroup(db);
+        long group = GroupsInStorage.one(db);
         try (Connection zombie = open(db); Connection owner = open(db)) {
             PartitionClaim old = PartitionClaims.claim(zombie, group, 0);
             try (Statement s = zombie.createStatement()) {
@@ -72,7 +71,7 @@ class FencingIT {
     @Test
     void retryingABatchWhoseCommitAcknowledgementWasLostAppliesItOnce(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = createGroup(db);
+        long group = GroupsInStorage.one(db);
         try (Connection c = open(db)) {
             PartitionClaim claim = PartitionClaims.claim(c, group, 0);
             BatchApplier applier = new BatchApplier(group);
@@ -97,13 +96,6 @@ class FencingIT {
 
     private static ApplyTarget target(long group, PartitionClaim claim) {
         return new ApplyTarget(group, claim.partition(), claim.fencingToken(), claim.sealedEpoch());
-    }
-
-    private static long createGroup(PostgresDatabase db) throws Exception {
-        try (Connection c = db.connect()) {
-            Migrations.migrate(c);
-            return SyncRulesGroups.create(c, "bucket_definitions: {}").id();
-        }
     }
 
     private static Connection open(PostgresDatabase db) throws Exception {

@@ -2,14 +2,13 @@ package io.tributary.writer.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.BucketRow;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.Lsn;
+import io.tributary.writer.GroupsInStorage;
 import io.tributary.writer.consume.PartitionClaim;
 import io.tributary.writer.consume.PartitionClaims;
 import java.sql.Connection;
@@ -27,7 +26,7 @@ class MultiEpochApplyIT {
     @Test
     void aTransactionOverThreeBarriersSealsEachEpochAfterItsOwnOps(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = group(db);
+        long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
             PartitionClaim claim = PartitionClaims.claim(c, group, 0);
@@ -56,7 +55,7 @@ class MultiEpochApplyIT {
     @Test
     void aRowInsertedAndDeletedInTwoEpochsOfOneTransactionIsPutThenRemoved(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = group(db);
+        long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
             PartitionClaim claim = PartitionClaims.claim(c, group, 0);
@@ -79,7 +78,7 @@ class MultiEpochApplyIT {
     void aRowMovedToAnotherBucketInALaterEpochOfOneTransactionIsRemovedFromTheFirst(TestServices services)
         throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = group(db);
+        long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
             PartitionClaim claim = PartitionClaims.claim(c, group, 0);
@@ -107,7 +106,7 @@ class MultiEpochApplyIT {
     void aTransactionOverTwoPartitionsSealsEachEpochInBothBeforeAnOpOfTheNextEpoch(TestServices services)
         throws Exception {
         PostgresDatabase db = services.newDatabase();
-        long group = group(db);
+        long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
             PartitionClaim zero = PartitionClaims.claim(c, group, 0);
@@ -130,13 +129,6 @@ class MultiEpochApplyIT {
 
     private static ApplyTarget target(long group, PartitionClaim claim) {
         return new ApplyTarget(group, claim.partition(), claim.fencingToken(), claim.sealedEpoch());
-    }
-
-    private static long group(PostgresDatabase db) throws Exception {
-        try (Connection c = db.connect()) {
-            Migrations.migrate(c);
-            return SyncRulesGroups.create(c, "bucket_definitions: {}").id();
-        }
     }
 
     private static PreparedBatch epoch(int partition, long offset, String id, int version, long epoch) {
