@@ -7,9 +7,7 @@ import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.testing.net.TcpProxy;
 import io.tributary.topics.messages.Barrier;
-import java.net.URI;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +25,7 @@ class SlowStorageIT {
     void aBacklogOfEpochsBehindSlowStorageIsSealedInFewTransactionsAtMoreThanOneEpochPerSecond(
         TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, PARTITIONS, StorageWriterIT.RULES);
-             TcpProxy proxy = proxy(h)) {
+             TcpProxy proxy = TcpProxy.inFrontOf(h.db.jdbcUrl())) {
             proxy.setLatency(ONE_WAY_LATENCY);
             Barrier last = null;
             for (int epoch = 0; epoch < EPOCHS; epoch++) {
@@ -57,10 +55,5 @@ class SlowStorageIT {
                 assertThat(stats.batchesCommitted()).isLessThan(EPOCHS);
             }
         }
-    }
-
-    private static TcpProxy proxy(WriterHarness h) {
-        URI uri = URI.create(h.db.jdbcUrl().substring("jdbc:".length()));
-        return TcpProxy.start(Optional.ofNullable(uri.getHost()).orElse("localhost"), uri.getPort());
     }
 }

@@ -9,7 +9,6 @@ import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.testing.net.TcpProxy;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,13 +29,13 @@ class EnvironmentIT {
     @Test
     void aStorageThatAnswersLateIsWaitedFor(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        try (TcpProxy storage = proxy(db)) {
+        try (TcpProxy storage = TcpProxy.inFrontOf(db.jdbcUrl())) {
             storage.setRefusing(true);
             CompletableFuture.runAsync(() -> storage.setRefusing(false),
                 CompletableFuture.delayedExecutor(1500, TimeUnit.MILLISECONDS));
             long started = System.nanoTime();
 
-            try (Environment environment = Environment.start(config(services, db, url(storage, db)),
+            try (Environment environment = Environment.start(config(services, db, storage.route(db.jdbcUrl())),
                 StartupWait.upTo(Duration.ofSeconds(60)))) {
                 assertThat(environment.storage().url()).contains(":" + storage.port() + "/");
             }
@@ -47,13 +46,13 @@ class EnvironmentIT {
     @Test
     void aStorageThatStaysDownEndsTheWaitNamingTheKeyAndTheWait(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        try (TcpProxy storage = proxy(db)) {
+        try (TcpProxy storage = TcpProxy.inFrontOf(db.jdbcUrl())) {
             storage.setRefusing(true);
 
-            assertThatThrownBy(() -> Environment.start(config(services, db, url(storage, db)),
+            assertThatThrownBy(() -> Environment.start(config(services, db, storage.route(db.jdbcUrl())),
                 StartupWait.upTo(Duration.ofSeconds(1))))
                 .isInstanceOf(ServiceUnavailableException.class)
-                .hasMessageContaining("storage database at " + url(storage, db))
+                .hasMessageContaining("storage database at " + storage.route(db.jdbcUrl()))
                 .hasMessageContaining("storage.url")
                 .hasMessageContaining("gave up after waiting 1 s (startup.wait_seconds)");
         }
@@ -91,16 +90,5 @@ class EnvironmentIT {
             "  port: 0",
             ""));
         return ConfigLoader.load(Optional.of(file), Map.of());
-    }
-
-    private static TcpProxy proxy(PostgresDatabase db) {
-        URI uri = URI.create(db.jdbcUrl().substring("jdbc:".length()));
-        return TcpProxy.start(Optional.ofNullable(uri.getHost()).orElse("localhost"), uri.getPort());
-    }
-
-    private static String url(TcpProxy proxy, PostgresDatabase db) {
-        URI uri = URI.create(db.jdbcUrl().substring("jdbc:".length()));
-        return "jdbc:postgresql://" + proxy.host() + ":" + proxy.port() + uri.getRawPath()
-            + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     }
 }

@@ -6,8 +6,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,6 +70,28 @@ public final class TcpProxy implements AutoCloseable {
         acceptor.setDaemon(true);
         acceptor.start();
         return proxy;
+    }
+
+    /**
+     * Starts a proxy in front of the server a Postgres JDBC URL names ({@code jdbc:postgresql://host:port/...}).
+     */
+    public static TcpProxy inFrontOf(String jdbcUrl) {
+        URI uri = jdbcUri(jdbcUrl);
+        return start(Optional.ofNullable(uri.getHost()).orElse("localhost"), uri.getPort());
+    }
+
+    /** {@code jdbcUrl} with its host and port replaced by this proxy's: same database and parameters. */
+    public String route(String jdbcUrl) {
+        URI uri = jdbcUri(jdbcUrl);
+        return "jdbc:postgresql://" + host() + ":" + port() + uri.getRawPath()
+            + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    }
+
+    private static URI jdbcUri(String jdbcUrl) {
+        if (!jdbcUrl.startsWith("jdbc:postgresql://")) {
+            throw new IllegalArgumentException("Not a jdbc:postgresql://host:port/... URL: " + jdbcUrl);
+        }
+        return URI.create(jdbcUrl.substring("jdbc:".length()));
     }
 
     /** The address clients connect to: always {@code 127.0.0.1}. */
