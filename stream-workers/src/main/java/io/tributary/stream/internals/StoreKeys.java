@@ -78,7 +78,7 @@ public final class StoreKeys {
     /** The key of the last stream transaction of {@code pk} of {@code table} in {@code generation}. */
     public static Bytes key(TableId table, long generation, KeyValues pk) {
         byte[] prefix = keyPrefix(table, generation);
-        byte[] pkBytes = pk.json().getBytes(StandardCharsets.UTF_8);
+        byte[] pkBytes = pk.unsafeUtf8();
         byte[] key = new byte[prefix.length + pkBytes.length];
         System.arraycopy(prefix, 0, key, 0, prefix.length);
         System.arraycopy(pkBytes, 0, key, prefix.length, pkBytes.length);

@@ -4,14 +4,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * Writes one compact JSON envelope straight into a byte array, producing exactly the bytes the shared Jackson
  * generator ({@link JsonSupport#FACTORY}) writes for the same calls: strings of printable ASCII without
  * {@code "} or {@code \} are copied as they are, any other string is escaped by Jackson itself; raw values
- * (rows, keys) are copied as UTF-8, and only a raw text with an unpaired surrogate goes through Jackson.
+ * (rows, keys) are their UTF-8 bytes, copied.
  * Separators are the caller's: {@link #field} writes {@code ,"name":} after the first member.
  * Not thread-safe; one per record.
  */
@@ -81,7 +80,7 @@ final class EnvelopeWriter {
             char c = value.charAt(i);
             if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
                 size = start;
-                return bytes(jackson(value, false));
+                return bytes(jackson(value));
             }
             buffer[size++] = (byte) c;
         }
@@ -101,37 +100,6 @@ final class EnvelopeWriter {
             buffer[size++] = (byte) text.charAt(i);
         }
         return this;
-    }
-
-    /** Writes {@code json} verbatim as UTF-8. */
-    EnvelopeWriter raw(String json) {
-        byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
-        boolean exact = utf8.length == json.length() ? !hasReplacement(utf8, json) : !hasUnpairedSurrogate(json);
-        return bytes(exact ? utf8 : jackson(json, true));
-    }
-
-    /** Whether an ASCII-length encoding replaced an unpaired surrogate of {@code text} by {@code '?'}. */
-    private static boolean hasReplacement(byte[] ascii, String text) {
-        for (int i = 0; i < ascii.length; i++) {
-            if (ascii[i] == '?' && text.charAt(i) != '?') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean hasUnpairedSurrogate(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean paired = Character.isHighSurrogate(c) && i + 1 < text.length()
-                && Character.isLowSurrogate(text.charAt(i + 1));
-            if (paired) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Writes bytes already encoded (a quoted string or a raw value). */
@@ -154,14 +122,10 @@ final class EnvelopeWriter {
         return w.toByteArray();
     }
 
-    private static byte[] jackson(String value, boolean raw) {
+    private static byte[] jackson(String value) {
         ByteArrayBuilder out = new ByteArrayBuilder(value.length() + 16);
         try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
-            if (raw) {
-                g.writeRawValue(value);
-            } else {
-                g.writeString(value);
-            }
+            g.writeString(value);
         } catch (IOException e) {
             throw new UncheckedIOException("Writing to memory failed", e);
         }

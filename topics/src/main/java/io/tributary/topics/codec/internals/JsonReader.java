@@ -9,7 +9,7 @@ import io.tributary.topics.messages.PgSnapshot;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.TableId;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A strict pull reader over one encoded key or value, with the primitives of the wire format. Every method that
@@ -154,22 +154,22 @@ public final class JsonReader implements AutoCloseable {
         }
     }
 
-    /** Reads a JSON object value, returning its exact input text. */
+    /** Reads a JSON object value, returning its exact input bytes. */
     public RowJson row(String what) throws IOException {
-        return new RowJson(raw(JsonToken.START_OBJECT, what, " (an object)"));
+        return RowJson.ofUtf8(raw(JsonToken.START_OBJECT, what, " (an object)"));
     }
 
-    /** Reads a JSON array value, returning its exact input text. */
+    /** Reads a JSON array value, returning its exact input bytes. */
     public KeyValues keyValues(String what) throws IOException {
-        String raw = raw(JsonToken.START_ARRAY, what, " (an array)");
+        byte[] raw = raw(JsonToken.START_ARRAY, what, " (an array)");
         try {
-            return new KeyValues(raw);
+            return KeyValues.ofUtf8(raw);
         } catch (IllegalArgumentException e) {
             throw new MalformedInput(what + ": " + e.getMessage(), e);
         }
     }
 
-    private String raw(JsonToken start, String what, String kind) throws IOException {
+    private byte[] raw(JsonToken start, String what, String kind) throws IOException {
         expect(start, "", what, kind);
         long from = parser.currentTokenLocation().getByteOffset();
         parser.skipChildren();
@@ -177,7 +177,7 @@ public final class JsonReader implements AutoCloseable {
         if (from < 0 || to <= from || to > input.length) {
             throw new IllegalStateException("Parser reported no byte offsets for " + what);
         }
-        return new String(input, (int) from, (int) (to - from), StandardCharsets.UTF_8);
+        return Arrays.copyOfRange(input, (int) from, (int) to);
     }
 
     /** Checks that nothing but whitespace follows the top-level value. */

@@ -35,13 +35,13 @@ public final class KeyCodec {
 
     /** The bytes of {@code key}. */
     public static byte[] encode(RecordKey key) {
-        int hint = key instanceof RowKey ? ((RowKey) key).pk().json().length() + 64 : 64;
+        int hint = key instanceof RowKey ? ((RowKey) key).pk().unsafeUtf8().length + 64 : 64;
         EnvelopeWriter g = new EnvelopeWriter(hint);
         g.startArray().number(VERSION).comma();
         if (key instanceof RowKey) {
             RowKey row = (RowKey) key;
             g.string(ROW).comma().string(row.table().schema()).comma().string(row.table().name()).comma()
-                .raw(row.pk().json());
+                .bytes(row.pk().unsafeUtf8());
         } else if (key instanceof MarkerKey) {
             MarkerKey marker = (MarkerKey) key;
             g.string(MARKER).comma().string(marker.kind().wireName()).comma().number(marker.partition());

@@ -18,9 +18,9 @@ import io.tributary.topics.messages.TopicMessage;
 
 /**
  * Writes value envelopes: a compact UTF-8 JSON object {@code {"v":1,"type":"...",...}} whose remaining fields
- * depend on the type (see {@link ValueDecoders} for the reverse). Rows and keys are written verbatim, as UTF-8.
- * The bytes are those of Jackson's generator with the shared factory ({@link EnvelopeWriter} guarantees it), written
- * without it. Stateless and thread-safe.
+ * depend on the type (see {@link ValueDecoders} for the reverse). Rows and keys are written verbatim: their UTF-8
+ * bytes, as read. The bytes are those of Jackson's generator with the shared factory ({@link EnvelopeWriter}
+ * guarantees it), written without it. Stateless and thread-safe.
  */
 public final class ValueEncoder {
 
@@ -42,11 +42,11 @@ public final class ValueEncoder {
 
     private static int sizeHint(TopicMessage message) {
         if (message instanceof ResolvedRow) {
-            return ((ResolvedRow) message).row().json().length() + 160;
+            return ((ResolvedRow) message).row().unsafeUtf8().length + 160;
         } else if (message instanceof SnapshotRow) {
-            return ((SnapshotRow) message).row().json().length() + 200;
+            return ((SnapshotRow) message).row().unsafeUtf8().length + 200;
         } else if (message instanceof ChangeEvent) {
-            return ((ChangeEvent) message).row().map(r -> r.json().length()).orElse(0) + 200;
+            return ((ChangeEvent) message).row().map(r -> r.unsafeUtf8().length).orElse(0) + 200;
         }
         return 160;
     }
@@ -56,9 +56,9 @@ public final class ValueEncoder {
             ChangeEvent e = (ChangeEvent) message;
             table(g, e.table());
             g.field(Fields.OP).string(e.op().wireName());
-            g.field(Fields.PK).raw(e.pk().json());
+            g.field(Fields.PK).bytes(e.pk().unsafeUtf8());
             if (e.row().isPresent()) {
-                g.field(Fields.ROW).raw(e.row().get().json());
+                g.field(Fields.ROW).bytes(e.row().get().unsafeUtf8());
             }
             g.field(Fields.LSN).string(e.lsn().toString());
             g.field(Fields.SEQ).number(e.seq());
@@ -83,8 +83,8 @@ public final class ValueEncoder {
         } else if (message instanceof SnapshotRow) {
             SnapshotRow r = (SnapshotRow) message;
             table(g, r.table());
-            g.field(Fields.PK).raw(r.pk().json());
-            g.field(Fields.ROW).raw(r.row().json());
+            g.field(Fields.PK).bytes(r.pk().unsafeUtf8());
+            g.field(Fields.ROW).bytes(r.row().unsafeUtf8());
             g.field(Fields.CHUNK).string(r.chunkId());
             g.field(Fields.ATTEMPT).number(r.attempt());
             g.field(Fields.SNAPSHOT).bytes(SnapshotText.quoted(r.snapshot()));
@@ -104,8 +104,8 @@ public final class ValueEncoder {
         } else if (message instanceof ResolvedRow) {
             ResolvedRow r = (ResolvedRow) message;
             table(g, r.table());
-            g.field(Fields.PK).raw(r.pk().json());
-            g.field(Fields.ROW).raw(r.row().json());
+            g.field(Fields.PK).bytes(r.pk().unsafeUtf8());
+            g.field(Fields.ROW).bytes(r.row().unsafeUtf8());
             source(g, r.source());
         } else if (message instanceof TableReady) {
             TableReady t = (TableReady) message;
@@ -121,10 +121,10 @@ public final class ValueEncoder {
         g.field(Fields.CHUNK).string(t.chunkId());
         table(g, t.table());
         if (t.range().lo().isPresent()) {
-            g.field(Fields.LO).raw(t.range().lo().get().json());
+            g.field(Fields.LO).bytes(t.range().lo().get().unsafeUtf8());
         }
         if (t.range().hi().isPresent()) {
-            g.field(Fields.HI).raw(t.range().hi().get().json());
+            g.field(Fields.HI).bytes(t.range().hi().get().unsafeUtf8());
         }
         g.field(Fields.ATTEMPT).number(t.attempt());
         g.field(Fields.PRIORITY).string(t.priority().wireName());
