@@ -86,6 +86,7 @@ public final class IngestService implements AutoCloseable {
     private volatile IngestState state = IngestState.NEW;
     private volatile boolean stopping;
     private volatile TableRefresh lastRefresh = new TableRefresh(Set.of(), Set.of(), Map.of());
+    private volatile boolean slotReady;
     private Thread supervisor;
     private boolean topicsReady;
     private OptionalInt standbyFor = OptionalInt.empty();
@@ -164,6 +165,44 @@ public final class IngestService implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until this instance has prepared its first engine run: the replication slot exists and is consistent
+     * (created, or found with no other reader), and the publication publishes the selected tables it could
+     * capture. This comes before {@link IngestState#ACTIVE} by the engine's start-up (seconds), and it is all a
+     * window marker needs: every transaction that commits from then on reaches {@code changes} once the engine
+     * streams, because the engine starts at the slot's confirmed position (a new slot's consistent point) or at its
+     * stored offset, both older than any commit after this returns; and pgoutput publishes a table's changes from
+     * its addition to the publication on (the planner checks that per table). Stays true after a later failure or a
+     * takeover by a standby: the slot keeps what it has not confirmed.
+     *
+     * @throws CaptureSetupException (or the failure's own type, wrapped) if the service failed first
+     * @throws TimeoutException      if the slot is not ready within {@code timeout} (e.g. this instance stands
+     *                               by, or slot creation waits for long source transactions to end)
+     */
+    public void awaitSlotReady(Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lock) {
+            while (!slotReady) {
+                if (state == IngestState.FAILED) {
+                    Throwable cause = failure.get();
+                    if (cause instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException("Ingest failed: " + cause, cause);
+                }
+                if (state.isFinal()) {
+                    throw new IllegalStateException("Ingest is " + state);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException("The replication slot " + config.slotName() + " is not ready after "
+                        + timeout + " (ingest is " + state + ")");
+                }
+                lock.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+    }
+
     private void supervise() {
         Duration initial = INITIAL_RETRY_BACKOFF.compareTo(config.maxRetryBackoff()) < 0
             ? INITIAL_RETRY_BACKOFF : config.maxRetryBackoff();
@@ -175,6 +214,7 @@ public final class IngestService implements AutoCloseable {
                     pause(backoff.next());
                     continue;
                 }
+                markSlotReady();
                 RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
                     config.topics().changes(), config.layout().partitions(), RECOVERY_TIMEOUT);
                 Optional<Throwable> outcome;
@@ -230,6 +270,16 @@ public final class IngestService implements AutoCloseable {
                  ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")) {
                 rs.next();
                 return Optional.of(rs.getLong(1));
+            }
+        }
+    }
+
+    private void markSlotReady() {
+        synchronized (lock) {
+            if (!slotReady) {
+                slotReady = true;
+                lock.notifyAll();
+                LOG.info("Replication slot {} ready; starting the Debezium engine", config.slotName());
             }
         }
     }

@@ -23,9 +23,12 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * @param interval       the pause between two planning rounds of {@link SnapshotPlanner#start()}, positive
  * @param publication    the capture's publication: a window opens only for a table it publishes
  *                       ({@link CaptureGate}); empty = no capture to wait for (tests of the planner alone)
+ * @param slot           the capture's replication slot: no window opens while it does not exist or is not
+ *                       consistent yet ({@link CaptureGate}); empty = not checked (tests of the planner alone)
  */
 public record PlannerConfig(Map<String, Object> kafka, TopicNames topics, TopicLayout layout, int chunkRows,
-                            int maxSampleRows, int batchTables, Duration interval, Optional<String> publication) {
+                            int maxSampleRows, int batchTables, Duration interval, Optional<String> publication,
+                            Optional<String> slot) {
 
     /** Default {@link #chunkRows()}. */
     public static final int DEFAULT_CHUNK_ROWS = 20_000;
@@ -36,6 +39,7 @@ public record PlannerConfig(Map<String, Object> kafka, TopicNames topics, TopicL
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(interval, "interval");
         Objects.requireNonNull(publication, "publication");
+        Objects.requireNonNull(slot, "slot");
         if (!kafka.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
             throw new IllegalArgumentException("The planner's Kafka settings need "
                 + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
@@ -53,22 +57,30 @@ public record PlannerConfig(Map<String, Object> kafka, TopicNames topics, TopicL
         Map<String, Object> settings = new LinkedHashMap<>();
         kafka.forEach((key, value) -> settings.put(key.toString(), value));
         return new PlannerConfig(settings, topics, layout, DEFAULT_CHUNK_ROWS, 100_000, 200, Duration.ofSeconds(10),
-            Optional.empty());
+            Optional.empty(), Optional.empty());
     }
 
     /** This configuration with {@code rows} target rows per chunk. */
     public PlannerConfig withChunkRows(int rows) {
-        return new PlannerConfig(kafka, topics, layout, rows, maxSampleRows, batchTables, interval, publication);
+        return new PlannerConfig(kafka, topics, layout, rows, maxSampleRows, batchTables, interval, publication,
+            slot);
     }
 
     /** This configuration with {@code pause} between planning rounds. */
     public PlannerConfig withInterval(Duration pause) {
-        return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, pause, publication);
+        return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, pause, publication,
+            slot);
     }
 
     /** This configuration opening windows only for tables {@code name} publishes ({@link CaptureGate}). */
     public PlannerConfig withPublication(String name) {
         return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, interval,
-            Optional.of(name));
+            Optional.of(name), slot);
+    }
+
+    /** This configuration opening windows only while replication slot {@code name} is consistent. */
+    public PlannerConfig withSlot(String name) {
+        return new PlannerConfig(kafka, topics, layout, chunkRows, maxSampleRows, batchTables, interval,
+            publication, Optional.of(name));
     }
 }

@@ -156,8 +156,7 @@ public final class SnapshotPlanner implements AutoCloseable {
                     promoted += promote(store, window.get()) ? 1 : 0;
                 }
             }
-            Set<TableId> waiting = config.publication().isPresent()
-                ? CaptureGate.notYetCaptured(src, config.publication().get(), toPlan.keySet()) : Set.of();
+            Set<TableId> waiting = CaptureGate.waiting(src, config, toPlan.keySet());
             toPlan.keySet().removeAll(waiting);
             WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan, interrupted);
             // A table waiting for capture has no window yet: no group is planned before it has one.
@@ -185,6 +184,11 @@ public final class SnapshotPlanner implements AutoCloseable {
      */
     public synchronized Optional<String> resnapshot(TableId table, TaskPriority priority) throws SQLException {
         try (Connection store = storage.connect(); Connection src = source.connect()) {
+            if (config.slot().isPresent() && !CaptureGate.slotConsistent(src, config.slot().get())) {
+                throw new PlanningException("Not snapshotting " + table.quoted() + " yet: replication slot "
+                    + config.slot().get() + " does not exist or is still being created (ingest creates it; creation"
+                    + " waits for running source transactions to end); try again once ingest is active");
+            }
             if (config.publication().isPresent()
                 && !CaptureGate.notYetCaptured(src, config.publication().get(), List.of(table)).isEmpty()) {
                 throw new PlanningException("Not snapshotting " + table.quoted() + " yet: publication "

@@ -1,6 +1,7 @@
 package io.tributary.ingest.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
@@ -11,6 +12,7 @@ import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.Barrier;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,8 @@ class StandbyIT {
             await().atMost(WAIT).until(() -> second.state() == IngestState.STANDBY);
             assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
                 .anyMatch(m -> m.matches("standby: slot " + f.slot + " is active \\(pid \\d+\\)"));
+            assertThatThrownBy(() -> second.awaitSlotReady(Duration.ofSeconds(1)))
+                .as("a standby's planner does not start").isInstanceOf(TimeoutException.class);
             f.db.execute("INSERT INTO items VALUES (1)");
             changes.awaitUntil(WAIT, got -> ChangeCaptureIT.changeEvents(got).size() == 1);
             assertThat(second.state()).isEqualTo(IngestState.STANDBY);

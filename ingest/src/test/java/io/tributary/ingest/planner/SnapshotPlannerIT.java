@@ -2,6 +2,7 @@ package io.tributary.ingest.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -22,12 +23,16 @@ import io.tributary.topics.messages.TaskPriority;
 import io.tributary.topics.messages.TopicMessage;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 @RealServices
@@ -261,6 +266,58 @@ class SnapshotPlannerIT {
             assertThat(second.opened()).isEqualTo(1);
             assertThat(f.window(DEVICES).state()).isEqualTo(WindowState.SNAPSHOTTING);
             assertThat(f.isPlanned(group)).isTrue();
+        }
+    }
+
+    @Test
+    void noWindowOpensBeforeTheReplicationSlotIsConsistent(TestServices services) throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        createTables(f);
+        f.source.execute("CREATE PUBLICATION capture FOR TABLE tenant_a.items");
+        SyncRulesGroup group = f.group(GroupState.PROCESSING, "tenant_a.items");
+        String slot = services.uniqueName("slot");
+        try (SnapshotPlanner planner = SnapshotPlanner.create(f.config(5000).withPublication("capture")
+            .withSlot(slot), f.source::connect, f.storage::connect, PlannerFixture.PATTERNS)) {
+            assertThat(planner.planOnce().opened()).as("no slot yet").isZero();
+
+            CompletableFuture<Void> creation;
+            try (Connection holder = f.source.connect(); Statement hold = holder.createStatement()) {
+                holder.setAutoCommit(false);
+                hold.execute("SELECT txid_current()"); // slot creation waits for this transaction to end
+                creation = CompletableFuture.runAsync(() -> {
+                    try {
+                        f.source.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+                    } catch (SQLException e) {
+                        throw new IllegalStateException("Cannot create slot " + slot, e);
+                    }
+                });
+                await().atMost(Duration.ofSeconds(30)).until(() -> slotListed(f, slot));
+
+                assertThat(planner.planOnce().opened()).as("the slot is listed but not consistent yet").isZero();
+                assertThat(f.windows()).isEmpty();
+                assertThat(f.isPlanned(group)).isFalse();
+                assertThatThrownBy(() -> planner.resnapshot(ITEMS, TaskPriority.ACTIVE_SNAPSHOT))
+                    .isInstanceOf(PlanningException.class).hasMessageContaining("replication slot " + slot);
+                holder.commit();
+            }
+            creation.get(30, TimeUnit.SECONDS);
+
+            assertThat(planner.planOnce().opened()).isEqualTo(1);
+            assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.isPlanned(group)).isTrue();
+        } finally {
+            f.source.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                + " WHERE slot_name = '" + slot + "'");
+        }
+    }
+
+    /** Whether {@code slot} is listed (while being created too). */
+    private static boolean slotListed(PlannerFixture f, String slot) throws Exception {
+        try (Connection c = f.source.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot
+                 + "'")) {
+            rs.next();
+            return rs.getLong(1) > 0;
         }
     }
 
