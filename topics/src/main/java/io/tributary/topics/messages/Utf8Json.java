@@ -9,8 +9,11 @@ import java.util.Arrays;
  * bytes (a stream worker writing a row to {@code rows}, the storage writer evaluating it), so most are never
  * decoded at all. Equality is equality of the texts. Immutable and thread-safe (each form is computed at most once
  * per thread and always to the same value).
+ *
+ * <p>Public so that method references such as {@code KeyValues::json} link: the JVM cannot crack a method handle to
+ * a public method declared in a package-private class.
  */
-abstract sealed class Utf8Json permits RowJson, KeyValues {
+public abstract sealed class Utf8Json permits RowJson, KeyValues {
 
     private volatile String json;
     private volatile byte[] utf8;
