@@ -10,6 +10,7 @@ import io.tributary.topics.codec.Partitioning;
 import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * applies {@link MergeRules} over the task's {@link KafkaMergeStore} and forwards the results to {@code rows}.
  * Records that cannot be decoded, or row-keyed records in the wrong partition, go to {@code dead-letters}.
  * Released per-key state is deleted a little after every record and, when idle, on a wall-clock punctuation.
+ *
+ * <p>A barrier written less than {@link #PROMPT_COMMIT_WITHIN} ago asks for a commit at once: the rows before it
+ * become visible to the storage writers (who read committed only) without waiting for the commit interval, so a
+ * checkpoint covering a change follows it within about the barrier interval while the workers keep up. While they
+ * work through a backlog (a snapshot) barriers are older than that, and commits stay at the interval, which is what
+ * throughput needs.
  */
 final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
@@ -45,6 +52,8 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
     private static final int RELEASE_PER_RECORD = 64;
     private static final int RELEASE_PER_PUNCTUATION = 20_000;
     private static final Duration RELEASE_INTERVAL = Duration.ofSeconds(1);
+    /** How recent a barrier must be to ask for a commit at once (see the class documentation). */
+    static final Duration PROMPT_COMMIT_WITHIN = Duration.ofSeconds(2);
 
     private final TopicNames names;
     private final int partitions;
@@ -72,10 +81,11 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         RecordMetadata metadata = context.recordMetadata().orElseThrow(
             () -> new IllegalStateException("The merge processes records read from its input topics only"));
         RecordPosition position = RecordPosition.of(metadata.topic(), metadata.partition(), metadata.offset());
+        TopicMessage message;
         List<RowsMessage> output;
         Optional<byte[]> rowKey;
         try {
-            TopicMessage message = decode(position, record);
+            message = decode(position, record);
             rowKey = checkPartition(position, message);
             output = message instanceof ChangesMessage change
                 ? rules.apply(change) : rules.apply((SnapshotRowsMessage) message);
@@ -83,14 +93,18 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
             deadLetter(record, metadata, e);
             return;
         }
-        for (RowsMessage message : output) {
-            byte[] key = message instanceof RowKeyed && rowKey.isPresent()
-                ? rowKey.get() : TopicCodec.ROWS.encodeKey(message, metadata.partition());
-            context.forward(new Record<>(key, TopicCodec.ROWS.encodeValue(message), record.timestamp()),
+        for (RowsMessage out : output) {
+            byte[] key = out instanceof RowKeyed && rowKey.isPresent()
+                ? rowKey.get() : TopicCodec.ROWS.encodeKey(out, metadata.partition());
+            context.forward(new Record<>(key, TopicCodec.ROWS.encodeValue(out), record.timestamp()),
                 MergeTopology.ROWS_SINK);
         }
         if (store.hasPendingReleases()) {
             store.releaseSome(RELEASE_PER_RECORD);
+        }
+        if (message instanceof Barrier
+            && context.currentSystemTimeMs() - record.timestamp() < PROMPT_COMMIT_WITHIN.toMillis()) {
+            context.commit();
         }
     }
 
