@@ -59,7 +59,8 @@ public final class ResnapshotCommand implements Callable<Integer> {
              SnapshotPlanner planner = SnapshotPlanner.create(PlannerConfig.of(environment.kafkaClientProperties(),
                      Pipeline.topics(settings), Pipeline.layout(settings))
                      .withChunkRows(settings.replication().snapshotChunkRows())
-                     .withPublication(settings.replication().publicationName()),
+                     .withPublication(settings.replication().publicationName())
+                     .withSlot(settings.replication().slotName()),
                  () -> Environment.connect(environment.source()), () -> Environment.connect(environment.storage()),
                  (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables))) {
             Optional<String> window;

@@ -53,6 +53,8 @@ public final class Pipeline implements AutoCloseable {
 
     private final List<AutoCloseable> parts = new ArrayList<>();
     private final List<Health> health = new ArrayList<>();
+    /** How long provisioning and each part took to start, for the start-up log line. */
+    private final List<String> startTimes = new ArrayList<>();
     private Optional<WriterSupervisor> writers = Optional.empty();
 
     /** Whether one part is healthy. */
@@ -85,12 +87,14 @@ public final class Pipeline implements AutoCloseable {
         TopicNames topics = topics(config);
         TopicLayout layout = layout(config);
         Properties kafka = environment.kafkaClientProperties();
+        long started = System.nanoTime();
         wait.until("Kafka at " + environment.kafkaBootstrapServers() + " (topics)", () -> {
             try (Admin admin = Admin.create(kafka)) {
                 return TopicProvisioner.ensure(admin, topics, layout);
             }
         });
         Pipeline pipeline = new Pipeline();
+        pipeline.startTimes.add("topics " + millisSince(started) + " ms");
         try {
             pipeline.startParts(config, environment, role, topics, layout, kafka, stateDirectory, registry);
             return pipeline;
@@ -107,6 +111,7 @@ public final class Pipeline implements AutoCloseable {
         JdbcEndpoint source = environment.source();
         JdbcEndpoint storage = environment.storage();
         Optional<IngestService> capture = Optional.empty();
+        long started = System.nanoTime();
         if (role.parts().contains(Role.Part.INGEST)) {
             Map<String, String> kafkaStrings = new HashMap<>();
             kafka.forEach((key, value) -> kafkaStrings.put(key.toString(), value.toString()));
@@ -117,16 +122,19 @@ public final class Pipeline implements AutoCloseable {
             ingest.start();
             add(ingest, () -> ingest.state() == IngestState.FAILED
                 ? ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()) : Optional.empty());
+            started = timed("ingest", started);
         }
         if (role.parts().contains(Role.Part.PLANNER)) {
             SnapshotPlanner planner = SnapshotPlanner.create(
                 PlannerConfig.of(kafka, topics, layout).withChunkRows(config.replication().snapshotChunkRows())
-                    .withPublication(config.replication().publicationName()),
+                    .withPublication(config.replication().publicationName())
+                    .withSlot(config.replication().slotName()),
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
             AtomicReference<String> notStarted = new AtomicReference<>();
             add(planner, () -> Optional.ofNullable(notStarted.get()));
-            startWhenCaptureIsActive(planner, capture, notStarted);
+            startWhenSlotIsReady(planner, capture, notStarted);
+            started = timed("planner", started);
         }
         if (role.parts().contains(Role.Part.SNAPSHOT_WORKERS)) {
             SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
@@ -134,11 +142,13 @@ public final class Pipeline implements AutoCloseable {
                 config.replication().snapshotMaxConcurrentReads()));
             add(snapshots, () -> snapshots.failure().map(failure -> "snapshot workers failed: "
                 + failure.getMessage()));
+            started = timed("snapshot workers", started);
         }
         if (role.parts().contains(Role.Part.STREAM_WORKERS)) {
             StreamWorker stream = StreamWorker.start(StreamWorkerConfig.of(kafka, topics,
                 createDirectories(stateDirectory.resolve("stream-workers")), workers));
             add(stream, () -> stream.failure().map(failure -> "stream workers failed: " + failure.getMessage()));
+            started = timed("stream workers", started);
         }
         if (role.parts().contains(Role.Part.STORAGE_WRITERS)) {
             WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, storage,
@@ -146,19 +156,25 @@ public final class Pipeline implements AutoCloseable {
             supervisor.start(SUPERVISOR_INTERVAL);
             writers = Optional.of(supervisor);
             add(supervisor, Optional::empty);
+            timed("storage writers", started);
         }
-        LOG.info("Role {} running: {}", role.cliName(), role.parts());
+        LOG.info("Role {} running: {} (started: {})", role.cliName(), role.parts(), String.join(", ", startTimes));
     }
 
     /**
-     * Starts the planner once this process's capture is ACTIVE (its replication slot exists and streams). A window
-     * marker travels to {@code changes} only through the slot: one emitted before the slot is created is never
-     * captured, its window never becomes ready, and the group never gets a checkpoint. A standby ingest plans
-     * nothing until it takes over. If capture fails instead, the planner never starts and {@code notStarted} says
-     * why (the process is then unhealthy).
+     * Starts the planner once this process's capture has its replication slot ready
+     * ({@link IngestService#awaitSlotReady}): the slot exists and is consistent, and the publication publishes the
+     * tables. A window marker travels to {@code changes} only through the slot: one committed before the slot's
+     * consistent point is never captured, its window never becomes ready, and the group never gets a checkpoint
+     * (slot creation waits for every running source transaction to end, so that can be long). One committed after
+     * it is captured whenever the engine starts streaming: Debezium reads from the slot's confirmed position (or its
+     * stored offset), not from the WAL position at its start. So the planner need not wait for capture to be ACTIVE
+     * (the engine's start-up, seconds), and the planner checks the slot itself before each window too
+     * ({@code PlannerConfig#slot}). A standby ingest plans nothing until it takes over. If capture fails instead,
+     * the planner never starts and {@code notStarted} says why (the process is then unhealthy).
      */
-    private static void startWhenCaptureIsActive(SnapshotPlanner planner, Optional<IngestService> capture,
-                                                 AtomicReference<String> notStarted) {
+    private static void startWhenSlotIsReady(SnapshotPlanner planner, Optional<IngestService> capture,
+                                             AtomicReference<String> notStarted) {
         if (capture.isEmpty()) {
             planner.start();
             return;
@@ -166,24 +182,33 @@ public final class Pipeline implements AutoCloseable {
         Thread starter = new Thread(() -> {
             while (true) {
                 try {
-                    capture.get().awaitActive(Duration.ofMinutes(1));
+                    capture.get().awaitSlotReady(Duration.ofMinutes(1));
                     planner.start();
                     return;
                 } catch (TimeoutException e) {
-                    LOG.debug("The snapshot planner waits for capture to be active: {}", e.getMessage());
+                    LOG.debug("The snapshot planner waits for the replication slot: {}", e.getMessage());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
                 } catch (RuntimeException e) {
-                    LOG.error("The snapshot planner does not start: capture is not active ({})", e.toString());
-                    notStarted.set("the snapshot planner did not start: capture is not active (" + e.getMessage()
-                        + ")");
+                    LOG.error("The snapshot planner does not start: capture failed ({})", e.toString());
+                    notStarted.set("the snapshot planner did not start: capture failed (" + e.getMessage() + ")");
                     return;
                 }
             }
         }, "tributary-planner-start");
         starter.setDaemon(true);
         starter.start();
+    }
+
+    /** Notes how long the part started at {@code started} took to start; returns now. */
+    private long timed(String part, long started) {
+        startTimes.add(part + " " + millisSince(started) + " ms");
+        return System.nanoTime();
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
     }
 
     private void add(AutoCloseable part, Health check) {
