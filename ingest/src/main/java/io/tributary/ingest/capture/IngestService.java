@@ -215,11 +215,12 @@ public final class IngestService implements AutoCloseable {
                     continue;
                 }
                 markSlotReady();
+                long runStarted = System.nanoTime();
                 RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
                     config.topics().changes(), config.layout().partitions(), RECOVERY_TIMEOUT);
                 Optional<Throwable> outcome;
                 try (CaptureRun run = CaptureRun.start(config, recovered, xidReference.get(), counters)) {
-                    outcome = watch(run, backoff);
+                    outcome = watch(run, backoff, runStarted);
                 }
                 if (stopping) {
                     break;
@@ -284,7 +285,8 @@ public final class IngestService implements AutoCloseable {
         }
     }
 
-    private Optional<Throwable> watch(CaptureRun run, Backoff backoff) throws InterruptedException {
+    private Optional<Throwable> watch(CaptureRun run, Backoff backoff, long runStarted)
+        throws InterruptedException {
         long nextRefresh = System.nanoTime() + config.tableRefreshInterval().toNanos();
         long batchesBefore = counters.batches();
         while (!stopping && !run.awaitDone(WATCH)) {
@@ -292,7 +294,8 @@ public final class IngestService implements AutoCloseable {
                 synchronized (lock) {
                     moveTo(IngestState.ACTIVE);
                 }
-                LOG.info("Ingest active: streaming slot {} into {}", config.slotName(), config.topics().changes());
+                LOG.info("Ingest active: streaming slot {} into {} (barrier recovery and engine start-up {} ms)",
+                    config.slotName(), config.topics().changes(), (System.nanoTime() - runStarted) / 1_000_000);
                 backoff.reset();
             }
             if (System.nanoTime() - nextRefresh > 0) {

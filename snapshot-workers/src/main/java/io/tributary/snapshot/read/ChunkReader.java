@@ -16,6 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Objects;
 import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads one chunk attempt in one {@code REPEATABLE READ READ ONLY} transaction and hands its rows to a
@@ -28,6 +30,8 @@ import java.util.concurrent.Semaphore;
  * <p>Not thread-safe: one per worker loop (it owns the loop's {@link SourceSession}).
  */
 public final class ChunkReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChunkReader.class);
 
     /** Hears how far a read is, once per fetch-sized batch of rows. */
     @FunctionalInterface
@@ -65,6 +69,7 @@ public final class ChunkReader {
      *                               Kafka exception from a blocked or failed send
      */
     public ChunkPublication read(ChunkTask task, Progress progress) throws SQLException, InterruptedException {
+        long start = System.nanoTime();
         reads.acquire();
         ChunkPublication publication;
         Lsn highWatermark;
@@ -101,6 +106,9 @@ public final class ChunkReader {
         }
         publication.finish(highWatermark);
         progress.rowsRead(publication.rows());
+        LOG.debug("Read chunk {} of {} (attempt {}): {} rows in {} ms, high watermark {}", task.chunkId(),
+            task.table().quoted(), task.attempt(), publication.rows(), (System.nanoTime() - start) / 1_000_000,
+            highWatermark);
         return publication;
     }
 
