@@ -77,6 +77,7 @@ public final class SnapshotPlanner implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private Thread loop;
     private boolean recovered;
+    private volatile Throwable failure;
 
     private SnapshotPlanner(PlannerConfig config, SqlConnector source, SqlConnector storage, RulesMatcher rules) {
         this.config = config;
@@ -320,6 +321,11 @@ public final class SnapshotPlanner implements AutoCloseable {
         loop.start();
     }
 
+    /**
+     * Plans in rounds until stopped. A failed round is retried by the next one; an {@link Error} (a broken JVM or
+     * class path, out of memory) ends the loop and is kept as {@link #failure()}, so the process becomes unhealthy
+     * instead of planning nothing while looking alive.
+     */
     private void runLoop() {
         try {
             do {
@@ -331,7 +337,15 @@ public final class SnapshotPlanner implements AutoCloseable {
             } while (!stopped.await(config.interval().toMillis(), TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Error e) {
+            failure = e;
+            LOG.error("The snapshot planner stopped: {}", e.toString(), e);
         }
+    }
+
+    /** The error that stopped the planning loop, if one did. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
     }
 
     /** Stops the loop (after its current round) and closes the producer. */

@@ -141,7 +141,7 @@ final class WorkerLoop implements Runnable {
             }
         } catch (StoppedException | InterruptException | WakeupException e) {
             LOG.debug("Snapshot worker {} stopped: {}", name, e.toString());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (aborted) {
                 LOG.debug("Snapshot worker {} aborted: {}", name, e.toString());
             } else {
