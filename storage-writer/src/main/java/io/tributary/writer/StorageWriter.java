@@ -108,6 +108,7 @@ public final class StorageWriter implements AutoCloseable {
             CheckpointLoop checkpoints = new CheckpointLoop(new Checkpointer(group.id(), partitions, rules),
                 StorageConnections.to(config.storage(), consumerGroup + "-checkpoint"),
                 Retrier.of(tuning.retryPolicy(), stop), stop, counters, tuning.checkpointInterval());
+            seals.onSealedEverywhere(checkpoints::nudge);
             StorageWriter writer = new StorageWriter(config, consumerGroup, stop, counters, loops, checkpoints,
                 producer);
             writer.startThreads();
@@ -178,6 +179,7 @@ public final class StorageWriter implements AutoCloseable {
     public void close() {
         stop.stop();
         loops.forEach(WriterLoop::wakeup);
+        checkpoints.nudge();
         long deadline = System.nanoTime() + config.tuning().closeTimeout().plusSeconds(15).toNanos();
         for (Thread thread : threads) {
             try {

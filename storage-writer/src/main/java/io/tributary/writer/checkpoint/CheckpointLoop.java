@@ -8,11 +8,14 @@ import io.tributary.storage.groups.Checkpoint;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link Checkpointer} every {@code interval} on its own thread and connection until stopped, and stops the
+ * Runs a {@link Checkpointer} every {@code interval}, and at once when {@link #nudge() nudged} (a new epoch was
+ * sealed in every partition), on its own thread and connection until stopped, and stops the
  * whole writer (its shared {@link StopSignal}) once the group is no longer live (STOP or TERMINATED). Retriable
  * storage failures are retried per the writer's policy; a fatal one (or retries past the deadline) ends the loop
  * with {@link #failure()} set. One per writer process; several processes may run one for the same group.
@@ -27,6 +30,7 @@ public final class CheckpointLoop implements Runnable {
     private final StopSignal stop;
     private final WriterCounters counters;
     private final Duration interval;
+    private final Semaphore nudged = new Semaphore(0);
     private volatile Throwable failure;
 
     /** A loop running {@code checkpointer} on {@code storage} every {@code interval} until {@code stop}. */
@@ -40,6 +44,23 @@ public final class CheckpointLoop implements Runnable {
         this.interval = interval;
     }
 
+    /**
+     * Asks for a checkpoint attempt now instead of at the end of the interval; cheap, never blocks (a commit thread
+     * calls it when it seals the last partition of an epoch), and several nudges before the attempt count as one.
+     */
+    public void nudge() {
+        if (nudged.availablePermits() == 0) {
+            nudged.release();
+        }
+    }
+
+    /** Waits for the interval or a nudge; false once the writer stops. */
+    private boolean awaitTurn() throws InterruptedException {
+        nudged.tryAcquire(interval.toNanos(), TimeUnit.NANOSECONDS);
+        nudged.drainPermits();
+        return !stop.isStopped();
+    }
+
     /** The fatal failure that ended the loop, if any. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure);
@@ -48,7 +69,7 @@ public final class CheckpointLoop implements Runnable {
     @Override
     public void run() {
         try {
-            while (stop.pause(interval)) {
+            while (awaitTurn()) {
                 boolean live = retrier.call("reading the group state", () -> checkpointer.groupIsLive(storage.get()),
                     (e, attempt, backoff) -> {
                         counters.retried();

@@ -2,6 +2,7 @@ package io.tributary.writer.consume;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -17,6 +18,8 @@ public final class ProcessSeals {
 
     private final AtomicLongArray newest;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> everywhereListeners = new CopyOnWriteArrayList<>();
+    private final AtomicLong sealedEverywhere = new AtomicLong(-1);
 
     /** The seals of {@code partitions} partitions, none sealed as far as the process knows. */
     public ProcessSeals(int partitions) {
@@ -47,11 +50,33 @@ public final class ProcessSeals {
         long before = newest.getAndAccumulate(partition, epoch, Math::max);
         if (epoch > before) {
             listeners.forEach(Runnable::run);
+            long everywhere = lowest();
+            if (sealedEverywhere.getAndAccumulate(everywhere, Math::max) < everywhere) {
+                everywhereListeners.forEach(Runnable::run);
+            }
         }
+    }
+
+    /** The newest epoch every partition has sealed, as far as this process knows; {@code -1} if none. */
+    long lowest() {
+        long lowest = Long.MAX_VALUE;
+        for (int p = 0; p < newest.length(); p++) {
+            lowest = Math.min(lowest, newest.get(p));
+        }
+        return lowest;
     }
 
     /** Runs {@code listener} whenever a partition's newest seal grows. */
     void onNewSeal(Runnable listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * Runs {@code listener} whenever a newer epoch is known sealed in every partition: the moment a checkpoint may
+     * advance (if the other gates allow). Seals of partitions other processes own arrive only through re-reads, so
+     * with several processes this may lag; it is a hint to check early, never the only check.
+     */
+    public void onSealedEverywhere(Runnable listener) {
+        everywhereListeners.add(listener);
     }
 }
