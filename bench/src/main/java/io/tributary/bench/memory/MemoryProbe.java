@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -75,19 +76,39 @@ public final class MemoryProbe implements AutoCloseable {
 
     private void sample() {
         long total = 0;
-        try (Stream<Path> processes = Files.list(PROC)) {
-            List<Long> pids = processes.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+"))
-                .map(Long::parseLong).toList();
-            for (long pid : pids) {
-                if (pid == postmasterPid || stat(pid).map(MemoryProbe::parentPid).orElse(-1L) == postmasterPid) {
-                    total += pss(pid);
-                }
+        try {
+            for (long pid : serverProcesses()) {
+                total += pss(pid);
             }
         } catch (IOException e) {
             return;
         }
         long sum = total;
         postgresPeak.accumulateAndGet(sum, Math::max);
+    }
+
+    /**
+     * The postmaster and its children: the kernel's list of its children where it keeps one (cheap: the bench
+     * shares two cores with what it measures), else every process of {@code /proc} whose parent it is.
+     */
+    List<Long> serverProcesses() throws IOException {
+        List<Long> pids = new ArrayList<>();
+        pids.add(postmasterPid);
+        Path children = PROC.resolve(postmasterPid + "/task/" + postmasterPid + "/children");
+        if (Files.isReadable(children)) {
+            for (String pid : Files.readString(children).trim().split("\\s+")) {
+                if (!pid.isEmpty()) {
+                    pids.add(Long.parseLong(pid));
+                }
+            }
+            return pids;
+        }
+        try (Stream<Path> processes = Files.list(PROC)) {
+            processes.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+")).map(Long::parseLong)
+                .filter(pid -> stat(pid).map(MemoryProbe::parentPid).orElse(-1L) == postmasterPid)
+                .forEach(pids::add);
+        }
+        return pids;
     }
 
     private static long pss(long pid) {
