@@ -27,11 +27,17 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,9 +45,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The parts of a role, started in pipeline order (ingest and planner, snapshot workers, stream workers,
- * storage writers) and closed in reverse, each handing back its work: consumers leave their groups, offsets
- * and transactions are committed, the slot is released for a standby.
+ * The parts of a role, started on two threads (ingest, planner and snapshot workers on one; stream workers and
+ * storage writers, whose start-up takes longest, on the other) and closed in reverse pipeline order (storage writers
+ * first, ingest last), each handing back its work: consumers leave their groups, offsets and transactions are
+ * committed, the slot is released for a standby.
  */
 public final class Pipeline implements AutoCloseable {
 
@@ -51,11 +58,12 @@ public final class Pipeline implements AutoCloseable {
     /** Snapshot-task partitions per priority class: the most snapshot workers that can read at once. */
     private static final int TASK_PARTITIONS_PER_PRIORITY = 8;
 
-    private final List<AutoCloseable> parts = new ArrayList<>();
-    private final List<Health> health = new ArrayList<>();
+    /** The started parts in pipeline order (two threads start them: see {@link #startParts}). */
+    private final Map<Role.Part, AutoCloseable> parts = Collections.synchronizedMap(new EnumMap<>(Role.Part.class));
+    private final Map<Role.Part, Health> health = Collections.synchronizedMap(new EnumMap<>(Role.Part.class));
     /** How long provisioning and each part took to start, for the start-up log line. */
-    private final List<String> startTimes = new ArrayList<>();
-    private Optional<WriterSupervisor> writers = Optional.empty();
+    private final List<String> startTimes = Collections.synchronizedList(new ArrayList<>());
+    private volatile Optional<WriterSupervisor> writers = Optional.empty();
 
     /** Whether one part is healthy. */
     private interface Health {
@@ -107,7 +115,33 @@ public final class Pipeline implements AutoCloseable {
     private void startParts(TributaryConfig config, Environment environment, Role role, TopicNames topics,
                             TopicLayout layout, Properties kafka, Path stateDirectory, MeterRegistry registry)
         throws SQLException {
-        int workers = config.replication().workersPerProcess();
+        // Stream workers and storage writers take longest to be ready (consumer group joins, Kafka Streams'
+        // transactional producers) and wait for data anyway: they start on a thread of their own while this one
+        // starts ingest, the planner and the snapshot workers, the path to the first snapshot rows.
+        ExecutorService downstream = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "tributary-start-downstream");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Future<Void> consumers = downstream.submit(() -> {
+            startConsumers(config, environment, role, topics, kafka, stateDirectory, registry);
+            return null;
+        });
+        try {
+            startCapture(config, environment, role, topics, layout, kafka);
+        } catch (RuntimeException e) {
+            awaitQuietly(consumers, e);
+            throw e;
+        } finally {
+            downstream.shutdown();
+        }
+        await(consumers);
+        LOG.info("Role {} running: {} (started: {})", role.cliName(), role.parts(), String.join(", ", startTimes));
+    }
+
+    /** Starts ingest, the planner and the snapshot workers, the parts of {@code role} among them. */
+    private void startCapture(TributaryConfig config, Environment environment, Role role, TopicNames topics,
+                              TopicLayout layout, Properties kafka) {
         JdbcEndpoint source = environment.source();
         JdbcEndpoint storage = environment.storage();
         Optional<IngestService> capture = Optional.empty();
@@ -120,7 +154,7 @@ public final class Pipeline implements AutoCloseable {
                 kafkaStrings, new LiveGroupTables(storage.toPgEndpoint())));
             capture = Optional.of(ingest);
             ingest.start();
-            add(ingest, () -> ingest.state() == IngestState.FAILED
+            add(Role.Part.INGEST, ingest, () -> ingest.state() == IngestState.FAILED
                 ? ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()) : Optional.empty());
             started = timed("ingest", started);
         }
@@ -132,33 +166,68 @@ public final class Pipeline implements AutoCloseable {
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
             AtomicReference<String> notStarted = new AtomicReference<>();
-            add(planner, () -> Optional.ofNullable(notStarted.get()));
+            add(Role.Part.PLANNER, planner, () -> Optional.ofNullable(notStarted.get()));
             startWhenSlotIsReady(planner, capture, notStarted);
             started = timed("planner", started);
         }
         if (role.parts().contains(Role.Part.SNAPSHOT_WORKERS)) {
             SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
-                source.toPgEndpoint(), storage.toPgEndpoint(), workers,
+                source.toPgEndpoint(), storage.toPgEndpoint(), config.replication().workersPerProcess(),
                 config.replication().snapshotMaxConcurrentReads()));
-            add(snapshots, () -> snapshots.failure().map(failure -> "snapshot workers failed: "
-                + failure.getMessage()));
-            started = timed("snapshot workers", started);
+            add(Role.Part.SNAPSHOT_WORKERS, snapshots, () -> snapshots.failure().map(failure ->
+                "snapshot workers failed: " + failure.getMessage()));
+            timed("snapshot workers", started);
         }
+    }
+
+    /** Starts the stream workers and the storage writers, the parts of {@code role} among them. */
+    private void startConsumers(TributaryConfig config, Environment environment, Role role, TopicNames topics,
+                                Properties kafka, Path stateDirectory, MeterRegistry registry) throws SQLException {
+        int workers = config.replication().workersPerProcess();
+        long started = System.nanoTime();
         if (role.parts().contains(Role.Part.STREAM_WORKERS)) {
             StreamWorker stream = StreamWorker.start(StreamWorkerConfig.of(kafka, topics,
                 createDirectories(stateDirectory.resolve("stream-workers")), workers));
-            add(stream, () -> stream.failure().map(failure -> "stream workers failed: " + failure.getMessage()));
+            add(Role.Part.STREAM_WORKERS, stream, () -> stream.failure().map(failure -> "stream workers failed: "
+                + failure.getMessage()));
             started = timed("stream workers", started);
         }
         if (role.parts().contains(Role.Part.STORAGE_WRITERS)) {
-            WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, storage,
+            WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, environment.storage(),
                 config.replication().storageBatchRows(), workers, registry);
+            add(Role.Part.STORAGE_WRITERS, supervisor, Optional::empty);
             supervisor.start(SUPERVISOR_INTERVAL);
             writers = Optional.of(supervisor);
-            add(supervisor, Optional::empty);
             timed("storage writers", started);
         }
-        LOG.info("Role {} running: {} (started: {})", role.cliName(), role.parts(), String.join(", ", startTimes));
+    }
+
+    /** Waits for the consumers' start; rethrows its failure as the caller's. */
+    private static void await(Future<Void> consumers) throws SQLException {
+        try {
+            consumers.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while the stream workers and storage writers started", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException("Starting the stream workers and storage writers failed: "
+                + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits for the consumers' start after {@code failure} (so closing sees every part); theirs is suppressed. */
+    private static void awaitQuietly(Future<Void> consumers, Exception failure) {
+        try {
+            await(consumers);
+        } catch (SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /**
@@ -211,14 +280,18 @@ public final class Pipeline implements AutoCloseable {
         return (System.nanoTime() - nanos) / 1_000_000;
     }
 
-    private void add(AutoCloseable part, Health check) {
-        parts.add(part);
-        health.add(check);
+    private void add(Role.Part role, AutoCloseable part, Health check) {
+        parts.put(role, part);
+        health.put(role, check);
     }
 
     /** The first problem of a part that failed, if any: the process is not ready then. */
     public Optional<String> problem() {
-        return health.stream().map(Health::problem).flatMap(Optional::stream).findFirst();
+        List<Health> checks;
+        synchronized (health) {
+            checks = List.copyOf(health.values());
+        }
+        return checks.stream().map(Health::problem).flatMap(Optional::stream).findFirst();
     }
 
     /** The storage role's supervisor, when this process runs storage writers. */
@@ -236,8 +309,12 @@ public final class Pipeline implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = parts.size() - 1; i >= 0; i--) {
-            AutoCloseable part = parts.get(i);
+        List<AutoCloseable> started;
+        synchronized (parts) {
+            started = new ArrayList<>(parts.values());
+        }
+        for (int i = started.size() - 1; i >= 0; i--) {
+            AutoCloseable part = started.get(i);
             try {
                 part.close();
             } catch (InterruptedException e) {
