@@ -26,7 +26,11 @@ public final class Checksums {
 
     /** The checksum of a PUT op of row {@code id} of output table {@code table} with row JSON {@code data}. */
     public static long put(String table, String id, String data) {
-        return ofText("put." + table + "." + id + "." + data);
+        // The UTF-8 of the op text is that of its parts: the ASCII dots between them keep any surrogate pair whole.
+        MessageDigest digest = SHA_256.get();
+        digest.update(("put." + table + "." + id + ".").getBytes(StandardCharsets.UTF_8));
+        digest.update(data.getBytes(StandardCharsets.UTF_8));
+        return first4(digest.digest());
     }
 
     /** The checksum of a REMOVE op of row {@code id} of output table {@code table}. */
@@ -36,8 +40,10 @@ public final class Checksums {
 
     /** The checksum of an op given its full text, e.g. {@code put.todos.t1.{"id":"t1"}}. */
     public static long ofText(String opText) {
-        MessageDigest digest = SHA_256.get();
-        byte[] hash = digest.digest(opText.getBytes(StandardCharsets.UTF_8));
+        return first4(SHA_256.get().digest(opText.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static long first4(byte[] hash) {
         return (hash[0] & 0xFFL)
             | (hash[1] & 0xFFL) << 8
             | (hash[2] & 0xFFL) << 16

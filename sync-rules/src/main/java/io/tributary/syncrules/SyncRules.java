@@ -3,10 +3,10 @@ package io.tributary.syncrules;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.internals.eval.BucketDefinition;
 import io.tributary.syncrules.internals.eval.CompiledRules;
-import io.tributary.syncrules.internals.eval.RowJson;
 import io.tributary.syncrules.internals.eval.RulesCompiler;
 import io.tributary.syncrules.internals.yaml.DefinitionSource;
 import io.tributary.syncrules.internals.yaml.RulesYaml;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -96,15 +96,19 @@ public final class SyncRules {
      * As {@link #evaluate(String, ObjectNode)} for a row given as UTF-8 JSON. Non-integer numbers are read as exact
      * decimals, so their text (e.g. {@code 1.50}) is kept in the output.
      *
+     * <p>A row in the canonical form (compact, as Jackson writes it; see the package documentation) is not parsed
+     * into a tree: one scan checks it and finds the columns the table's queries read, and {@code SELECT *} outputs
+     * the text itself. The result is the same as from the tree.
+     *
      * @throws IllegalArgumentException if the bytes are not a JSON object
      */
     public EvaluationResult evaluate(String sourceTable, byte[] rowJson) {
-        return rules.evaluate(sourceTable, RowJson.parseObject(rowJson));
+        return rules.evaluate(sourceTable, Objects.requireNonNull(rowJson, "rowJson"), null);
     }
 
     /** As {@link #evaluate(String, byte[])} for a row given as a JSON string. */
     public EvaluationResult evaluate(String sourceTable, String rowJson) {
-        return rules.evaluate(sourceTable, RowJson.parseObject(rowJson));
+        return rules.evaluate(sourceTable, rowJson.getBytes(StandardCharsets.UTF_8), rowJson);
     }
 
     /**

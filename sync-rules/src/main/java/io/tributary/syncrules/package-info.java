@@ -88,9 +88,12 @@
  * Rows are canonical JSON objects keyed by source column name (json/jsonb columns as nested values), given as a
  * Jackson {@code ObjectNode} or as JSON text. From text, non-integers parse as exact decimals: digits and scale are
  * kept ({@code 1.50} stays {@code 1.50}), exponent forms are written as {@code BigDecimal} prints them
- * ({@code 1e+21} becomes {@code 1E+21}, the same number). A row's result holds at
- * most one entry per (bucket, output table, id); when several queries produce the same one, the first in rule
- * order wins. {@link io.tributary.syncrules.SyncRules} is immutable and thread-safe; each data query is compiled
- * once and the queries of a source table are resolved once per table name.
+ * ({@code 1e+21} becomes {@code 1E+21}, the same number). A text already in the form the output is written in
+ * (compact, Jackson's escaping, numbers as parsed values print; what the source module produces) is not parsed
+ * into a tree: one validating scan finds the columns the queries read, only those are decoded, and
+ * {@code SELECT *} outputs the text as it is; any other text is parsed whole. Both give the same result. A row's
+ * result holds at most one entry per (bucket, output table, id); when several queries produce the same one, the
+ * first in rule order wins. {@link io.tributary.syncrules.SyncRules} is immutable and thread-safe; each data query
+ * is compiled once and the queries of a source table are resolved once per table name.
  */
 package io.tributary.syncrules;

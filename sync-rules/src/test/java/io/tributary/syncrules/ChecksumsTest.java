@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ChecksumsTest {
@@ -39,6 +41,25 @@ class ChecksumsTest {
     void checksumHashesUtf8Bytes() {
         // python3: sha256('put.todos.é.{"id":"é"}'.encode()) starts 66 79 16 3a -> 974551398
         assertThat(Checksums.put("todos", "é", "{\"id\":\"é\"}")).isEqualTo(974551398L);
+    }
+
+    @Test
+    void putChecksumHashesTheWholeOpTextForAnyParts() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        String[] pieces = {"a", ".", "é", "日", "😀", "\uD83D", "\uDE00", "\"", "\\", "\u0000", "{\"id\":1}"};
+        for (int i = 0; i < 5000; i++) {
+            String[] parts = new String[3];
+            for (int p = 0; p < parts.length; p++) {
+                StringBuilder part = new StringBuilder();
+                for (int n = random.nextInt(5); n > 0; n--) {
+                    part.append(pieces[random.nextInt(pieces.length)]);
+                }
+                parts[p] = part.toString();
+            }
+            assertThat(Checksums.put(parts[0], parts[1], parts[2])).as("seed %d: %s", seed, List.of(parts))
+                .isEqualTo(Checksums.ofText("put." + parts[0] + "." + parts[1] + "." + parts[2]));
+        }
     }
 
     @Test

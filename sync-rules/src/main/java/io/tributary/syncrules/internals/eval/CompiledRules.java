@@ -9,7 +9,9 @@ import io.tributary.syncrules.RequestContext;
 import io.tributary.syncrules.SourceTable;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,7 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CompiledRules {
 
-    private record TablePlan(SourceTable table, DataQuery[] queries, String[] outputTables) {
+    /**
+     * The queries reading one table; {@code columns} are the columns they read, empty if one of them needs the
+     * whole row as a tree.
+     */
+    private record TablePlan(SourceTable table, DataQuery[] queries, String[] outputTables,
+                             Optional<ColumnSelection> columns) {
         boolean isEmpty() {
             return queries.length == 0;
         }
@@ -52,11 +59,38 @@ public final class CompiledRules {
         if (plan.isEmpty()) {
             return EvaluationResult.empty();
         }
+        return evaluate(plan, row, Optional.empty());
+    }
+
+    /**
+     * As {@link #evaluate(String, ObjectNode)} for the row whose UTF-8 JSON text is {@code json} and, when the
+     * caller has it, whose decoded text is {@code text} (else {@code null}). A canonical text
+     * ({@link CanonicalRowScan}) is not parsed into a tree: only the columns the table's queries read are, and
+     * {@code SELECT *} outputs the text itself. Any other text is parsed whole, from {@code text} if given.
+     *
+     * @throws IllegalArgumentException if the text is not a JSON object
+     */
+    public EvaluationResult evaluate(String sourceTable, byte[] json, String text) {
+        TablePlan plan = plan(sourceTable);
+        if (plan.isEmpty()) {
+            return EvaluationResult.empty();
+        }
+        if (plan.columns().isPresent() && (text == null || isWellFormed(text))) {
+            Optional<ObjectNode> columns = plan.columns().get().read(json);
+            if (columns.isPresent()) {
+                return evaluate(plan, columns.get(), Optional.of(new CanonicalText(json, text)));
+            }
+        }
+        return evaluate(plan, text == null ? RowJson.parseObject(json) : RowJson.parseObject(text),
+            Optional.empty());
+    }
+
+    private EvaluationResult evaluate(TablePlan plan, ObjectNode row, Optional<CanonicalText> text) {
         List<BucketRow> rows = new ArrayList<>(4);
         List<EvaluationError> errors = new ArrayList<>(0);
         int matched = 0;
         for (int i = 0; i < plan.queries().length; i++) {
-            if (plan.queries()[i].evaluate(plan.table(), plan.outputTables()[i], row, rows, errors)) {
+            if (plan.queries()[i].evaluate(plan.table(), plan.outputTables()[i], row, text, rows, errors)) {
                 matched++;
             }
         }
@@ -91,7 +125,29 @@ public final class CompiledRules {
             }
         }
         String[] outputTables = queries.stream().map(q -> q.outputTable(table)).toArray(String[]::new);
-        return new TablePlan(table, queries.toArray(new DataQuery[0]), outputTables);
+        Optional<ColumnSelection> columns = Optional.empty();
+        if (queries.stream().noneMatch(DataQuery::readsEveryColumn)) {
+            Set<String> names = new LinkedHashSet<>();
+            queries.forEach(q -> names.addAll(q.columns()));
+            columns = Optional.of(new ColumnSelection(names));
+        }
+        return new TablePlan(table, queries.toArray(new DataQuery[0]), outputTables, columns);
+    }
+
+    /** Whether {@code text} has no unpaired surrogate, so that its UTF-8 encoding decodes back to it. */
+    private static boolean isWellFormed(String text) {
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
+                if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static List<BucketRow> firstPerKey(List<BucketRow> rows) {

@@ -8,6 +8,7 @@ import io.tributary.syncrules.internals.sql.Identifier;
 import io.tributary.syncrules.internals.sql.Query;
 import io.tributary.syncrules.internals.sql.SqlException;
 import io.tributary.syncrules.internals.sql.TableRef;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -25,14 +26,16 @@ public final class DataQuery {
     private final Optional<String> alias;
     private final WherePlan where;
     private final OutputPlan output;
+    private final List<String> columns;
 
     private DataQuery(String location, TablePattern tables, Optional<String> alias, WherePlan where,
-                      OutputPlan output) {
+                      OutputPlan output, List<String> columns) {
         this.location = location;
         this.tables = tables;
         this.alias = alias;
         this.where = where;
         this.output = output;
+        this.columns = columns;
     }
 
     /** Compiles data query {@code index} of {@code definition}, whose parameters are {@code parameters}. */
@@ -59,7 +62,25 @@ public final class DataQuery {
         OutputPlan output = OutputPlan.compile(query.offset(), query.items(), operands, qualifiers);
         WherePlan where = new WhereCompiler(definition, parameters, operands).compile(query.where(),
             query.whereOffset());
-        return new DataQuery(definition + ".data[" + index + "]", tables, alias, where, output);
+        List<String> columns = new ArrayList<>(operands.columns());
+        if (output.isWholeRow() && !columns.contains("id")) {
+            columns.add("id");
+        }
+        return new DataQuery(definition + ".data[" + index + "]", tables, alias, where, output, List.copyOf(columns));
+    }
+
+    /**
+     * The columns the query reads from a row: in its conditions, its bucket parameters and its output (for
+     * {@code SELECT *} alone, only {@code id}: the output is the row's canonical text). Meaningless when
+     * {@link #readsEveryColumn()}.
+     */
+    List<String> columns() {
+        return columns;
+    }
+
+    /** Whether evaluating the query needs the whole row as a tree ({@code *} with other output items). */
+    boolean readsEveryColumn() {
+        return output.readsEveryColumn();
     }
 
     /** Where the query is in the rules, e.g. {@code by_user.data[0]}. */
@@ -84,10 +105,11 @@ public final class DataQuery {
 
     /**
      * Adds the bucket rows of {@code row} (of source table {@code table}, output as {@code outputTable}) to
-     * {@code rows}, or an error to {@code errors}; returns whether the row matched any bucket.
+     * {@code rows}, or an error to {@code errors}; returns whether the row matched any bucket. With the row's
+     * canonical {@code text}, {@code row} need only hold the row's {@link #columns()}.
      */
-    boolean evaluate(SourceTable table, String outputTable, ObjectNode row, List<BucketRow> rows,
-                     List<EvaluationError> errors) {
+    boolean evaluate(SourceTable table, String outputTable, ObjectNode row, Optional<CanonicalText> text,
+                     List<BucketRow> rows, List<EvaluationError> errors) {
         List<String> buckets = where.buckets(row);
         if (buckets.isEmpty()) {
             return false;
@@ -99,7 +121,7 @@ public final class DataQuery {
             errors.add(new EvaluationError(table.qualifiedName(), location, e.getMessage()));
             return true;
         }
-        String data = output.data(row);
+        String data = text.isPresent() && output.isWholeRow() ? text.get().text() : output.data(row);
         for (String bucket : buckets) {
             rows.add(new BucketRow(bucket, outputTable, id, data));
         }

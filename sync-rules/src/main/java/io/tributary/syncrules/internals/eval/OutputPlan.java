@@ -6,6 +6,7 @@ import io.tributary.syncrules.internals.sql.Expr;
 import io.tributary.syncrules.internals.sql.SelectItem;
 import io.tributary.syncrules.internals.sql.SqlException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -97,6 +98,16 @@ final class OutputPlan {
                 + "or an expression AS id");
         }
         return new OutputPlan(fields, id.get());
+    }
+
+    /** Whether the output is the whole row as it is ({@code SELECT *} alone): the row's canonical text. */
+    boolean isWholeRow() {
+        return fields.length == 1 && fields[0] instanceof Star;
+    }
+
+    /** Whether the output needs every column of the row besides named ones ({@code *} with other items). */
+    boolean readsEveryColumn() {
+        return !isWholeRow() && Arrays.stream(fields).anyMatch(Star.class::isInstance);
     }
 
     /** The row id. */

@@ -51,6 +51,15 @@ public final class RowJson {
         }
     }
 
+    /** Parses the JSON value in {@code json[offset, offset + length)}. */
+    static JsonNode parseValue(byte[] json, int offset, int length) {
+        try {
+            return MAPPER.readTree(json, offset, length);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("row value is not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
     /** Parses any JSON value; a malformed text is reported as empty. */
     static JsonNode parseOrMissing(String json) {
         try {

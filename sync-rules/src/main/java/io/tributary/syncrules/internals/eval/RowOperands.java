@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.internals.sql.Expr;
 import io.tributary.syncrules.internals.sql.SqlException;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
  * Resolves the operands of a data query: columns of the row (optionally qualified with the table's name or alias)
- * and literals. Everything else is rejected with what is allowed instead.
+ * and literals. Everything else is rejected with what is allowed instead. Remembers the columns it resolved, so
+ * that evaluation can read only those. Used by one compiling thread.
  */
 final class RowOperands implements FilterCompiler.OperandResolver<ObjectNode> {
 
@@ -30,6 +33,7 @@ final class RowOperands implements FilterCompiler.OperandResolver<ObjectNode> {
     }
 
     private final Set<String> qualifiers;
+    private final Set<String> columns = new LinkedHashSet<>();
 
     /** @param qualifiers the names a column may be qualified with: the table's alias, or its name. */
     RowOperands(Set<String> qualifiers) {
@@ -80,6 +84,12 @@ final class RowOperands implements FilterCompiler.OperandResolver<ObjectNode> {
             throw new SqlException(column.offset(), "the wildcard % is only allowed in table names, not in column '"
                 + column.name() + "'");
         }
+        columns.add(column.name());
         return new Column(column.name());
+    }
+
+    /** The names of the columns resolved so far, in first-resolved order. */
+    List<String> columns() {
+        return List.copyOf(columns);
     }
 }
