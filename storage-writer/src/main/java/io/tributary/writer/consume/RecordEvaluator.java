@@ -55,7 +55,7 @@ final class RecordEvaluator {
                 if (!rules.reads(table)) {
                     return builder.addSkipped(offset, Optional.empty());
                 }
-                EvaluationResult result = rules.evaluate(table, row.row().json());
+                EvaluationResult result = rules.evaluate(table, row.row().unsafeUtf8());
                 if (result.hasErrors()) {
                     counters.evaluationErrors(result.errors().size());
                     LOG.warn("{}-{}@{}: {}", record.topic(), record.partition(), offset, result.errors());
