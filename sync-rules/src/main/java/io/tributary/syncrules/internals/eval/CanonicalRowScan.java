@@ -1,8 +1,5 @@
 package io.tributary.syncrules.internals.eval;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -28,8 +25,6 @@ final class CanonicalRowScan {
 
     /** The bytes a canonical string holds as they are: printable ASCII except {@code "} and {@code \\}. */
     private static final boolean[] PLAIN = new boolean[256];
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     static {
         for (int b = 0x20; b < 0x80; b++) {
@@ -247,13 +242,7 @@ final class CanonicalRowScan {
     /** A string value at {@code pos} (its opening quote); leaves {@code pos} after the closing quote. */
     private boolean string() {
         int p = pos + 1;
-        while (true) {
-            while (p + Long.BYTES <= end && isPlain((long) LONGS.get(text, p))) {
-                p += Long.BYTES;
-            }
-            if (p >= end) {
-                return false;
-            }
+        while (p < end) {
             byte c = text[p];
             if (PLAIN[c & 0xFF]) {
                 p++;
@@ -268,17 +257,7 @@ final class CanonicalRowScan {
                 p += length;
             }
         }
-    }
-
-    /** Whether all 8 bytes of {@code word} are {@link #PLAIN} (exact: the zero-byte tests are exact in any). */
-    private static boolean isPlain(long word) {
-        long quote = word ^ 0x2222_2222_2222_2222L;
-        long backslash = word ^ 0x5C5C_5C5C_5C5C_5C5CL;
-        long special = word
-            | (word - 0x2020_2020_2020_2020L) & ~word
-            | (quote - 0x0101_0101_0101_0101L) & ~quote
-            | (backslash - 0x0101_0101_0101_0101L) & ~backslash;
-        return (special & 0x8080_8080_8080_8080L) == 0;
+        return false;
     }
 
     /** A key at {@code pos}, as {@link #string()}; sets {@code lastHash} to its {@link #hash(byte[]) hash}. */
