@@ -55,13 +55,7 @@ final class CurrentData {
         }
         Map<SourceKey, List<Membership>> previous = new HashMap<>();
         if (!present.isEmpty()) {
-            Set<SourceKey> inserted = insertNew(connection, present, partitionOf);
-            List<RowChange> stored = new ArrayList<>();
-            for (RowChange change : present) {
-                if (!inserted.contains(change.key())) {
-                    stored.add(change);
-                }
-            }
+            List<RowChange> stored = insertNew(connection, present, partitionOf);
             if (!stored.isEmpty()) {
                 previous.putAll(selectStored(connection, stored));
                 updateStored(connection, stored, partitionOf);
@@ -73,9 +67,10 @@ final class CurrentData {
         return previous;
     }
 
-    private Set<SourceKey> insertNew(Connection connection, List<RowChange> rows,
-                                     Map<SourceKey, Integer> partitionOf) throws SQLException {
-        Set<SourceKey> inserted = new HashSet<>();
+    /** Inserts the rows of {@code rows} whose keys are not stored; returns the others, which are. */
+    private List<RowChange> insertNew(Connection connection, List<RowChange> rows,
+                                      Map<SourceKey, Integer> partitionOf) throws SQLException {
+        List<byte[]> inserted = new ArrayList<>(rows.size());
         try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
             insert.setLong(1, groupId);
             insert.setArray(2, keys(connection, rows));
@@ -84,11 +79,24 @@ final class CurrentData {
             insert.setArray(5, offsets(connection, rows));
             try (ResultSet rs = insert.executeQuery()) {
                 while (rs.next()) {
-                    inserted.add(SourceKey.of(rs.getBytes(1)));
+                    inserted.add(rs.getBytes(1));
                 }
             }
         }
-        return inserted;
+        if (inserted.size() == rows.size()) {
+            return List.of(); // the common case (a snapshot, a replay): every key was new
+        }
+        Set<SourceKey> insertedKeys = new HashSet<>();
+        for (byte[] key : inserted) {
+            insertedKeys.add(SourceKey.of(key));
+        }
+        List<RowChange> stored = new ArrayList<>();
+        for (RowChange change : rows) {
+            if (!insertedKeys.contains(change.key())) {
+                stored.add(change);
+            }
+        }
+        return stored;
     }
 
     private Map<SourceKey, List<Membership>> selectStored(Connection connection, List<RowChange> rows)

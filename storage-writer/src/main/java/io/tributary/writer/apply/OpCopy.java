@@ -51,15 +51,15 @@ final class OpCopy {
         out.tab();
         out.text(op.bucket());
         out.tab();
-        out.ascii(Long.toString(opId));
+        out.number(opId);
         out.tab();
-        out.ascii(Integer.toString(op.kind().code()));
+        out.number(op.kind().code());
         out.tab();
         out.text(op.table());
         out.tab();
         out.text(op.rowId());
         out.tab();
-        out.ascii(Long.toString(op.checksum()));
+        out.number(op.checksum());
         out.tab();
         if (op.data().isPresent()) {
             out.text(op.data().get());
@@ -118,6 +118,25 @@ final class OpCopy {
             for (int i = 0; i < value.length(); i++) {
                 bytes[size++] = (byte) value.charAt(i);
             }
+        }
+
+        /** The decimal digits of {@code value}, without a String in between. */
+        void number(long value) {
+            if (value < 0) {
+                ascii(Long.toString(value));
+                return;
+            }
+            int digits = 1;
+            for (long rest = value / 10; rest > 0; rest /= 10) {
+                digits++;
+            }
+            room(digits);
+            long rest = value;
+            for (int i = size + digits - 1; i >= size; i--) {
+                bytes[i] = (byte) ('0' + rest % 10);
+                rest /= 10;
+            }
+            size += digits;
         }
 
         /** {@code value} as UTF-8, escaped for COPY text. */

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -35,21 +36,25 @@ class OpCopyIT {
             c.setAutoCommit(false);
             long[] ids = new long[ops.size()];
             for (int i = 0; i < ids.length; i++) {
-                ids[i] = i + 1;
+                ids[i] = i < 10 ? i + 1 : 12_884_901_888L + 1_000_003L * i;
             }
             OpCopy.write(c, group, ops, ids);
             c.commit();
 
             List<BucketOp> read = new ArrayList<>();
+            List<Long> readIds = new ArrayList<>();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT op, bucket, source_table,"
-                + " row_id, checksum, data FROM tributary.bucket_data WHERE group_id = " + group + " ORDER BY op_id")) {
+                + " row_id, checksum, data, op_id FROM tributary.bucket_data WHERE group_id = " + group
+                + " ORDER BY op_id")) {
                 while (rs.next()) {
+                    readIds.add(rs.getLong(7));
                     OpKind kind = rs.getInt(1) == OpKind.PUT.code() ? OpKind.PUT : OpKind.REMOVE;
                     read.add(new BucketOp(kind, rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
                         Optional.ofNullable(rs.getString(6))));
                 }
             }
             assertThat(read).containsExactlyElementsOf(ops);
+            assertThat(readIds).containsExactlyElementsOf(Arrays.stream(ids).boxed().toList());
         }
     }
 }
