@@ -166,7 +166,8 @@ public final class Pipeline implements AutoCloseable {
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
             AtomicReference<String> notStarted = new AtomicReference<>();
-            add(Role.Part.PLANNER, planner, () -> Optional.ofNullable(notStarted.get()));
+            add(Role.Part.PLANNER, planner, () -> Optional.ofNullable(notStarted.get())
+                .or(() -> planner.failure().map(failure -> "the snapshot planner stopped: " + failure)));
             startWhenSlotIsReady(planner, capture, notStarted);
             started = timed("planner", started);
         }
