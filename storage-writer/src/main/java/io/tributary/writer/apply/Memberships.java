@@ -35,17 +35,18 @@ public final class Memberships {
     /** Appends {@code value} as a JSON string: quote, backslash and control characters escaped. */
     private static StringBuilder string(StringBuilder out, String value) {
         out.append('"');
+        int plainFrom = 0;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
+                out.append(value, plainFrom, i).append('\\').append(c);
+                plainFrom = i + 1;
             } else if (c < 0x20) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
+                out.append(value, plainFrom, i).append(String.format("\\u%04x", (int) c));
+                plainFrom = i + 1;
             }
         }
-        return out.append('"');
+        return out.append(value, plainFrom, value.length()).append('"');
     }
 
     /**

@@ -19,6 +19,15 @@ class MembershipsTest {
     }
 
     @Test
+    void encodingEscapesOnlyQuotesBackslashesAndControlCharacters() {
+        List<BucketRow> rows = List.of(new BucketRow("by_owner[\"u1\"]", "items", "42", "{}"),
+            new BucketRow("b\\[\u0001]\n", "t\u001f", "é😀", "{}"));
+
+        assertThat(Memberships.encode(rows)).isEqualTo("[[\"by_owner[\\\"u1\\\"]\",\"items\",\"42\"],"
+            + "[\"b\\\\[\\u0001]\\u000a\",\"t\\u001f\",\"é😀\"]]");
+    }
+
+    @Test
     void noMembershipsIsAnEmptyArray() {
         assertThat(Memberships.encode(List.of())).isEqualTo("[]");
         assertThat(Memberships.decode("[]")).isEmpty();
