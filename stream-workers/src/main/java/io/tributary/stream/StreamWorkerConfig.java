@@ -35,6 +35,9 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
     /** The default commit interval of the stream threads, in milliseconds (see {@link #TUNED_DEFAULTS}). */
     public static final long COMMIT_INTERVAL_MS = 1_000L;
 
+    /** The default retry backoff of the stream threads' producers, in milliseconds (see {@link #TUNED_DEFAULTS}). */
+    public static final long PRODUCER_RETRY_BACKOFF_MS = 20L;
+
     /**
      * Defaults this record adds under {@link #kafka()} (which may override them), tuned for throughput on one
      * partition task's two inputs:
@@ -53,11 +56,17 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
      *       but a barrier written less than two seconds ago asks for a commit at once (the merge processor's
      *       prompt commit): while the workers keep up, a checkpoint follows a change within about the barrier
      *       interval; only a backlog (a snapshot) is committed at the interval.</li>
+     *   <li>{@code producer.retry.backoff.ms = }{@value #PRODUCER_RETRY_BACKOFF_MS}: the first send after a commit
+     *       is often refused with {@code CONCURRENT_TRANSACTIONS} while the broker still writes the previous
+     *       transaction's markers, and retried after this backoff (default 100 ms: with prompt commits, up to a
+     *       tenth of a second lost per commit, the lag the prompt commit is there to cut). Failures that persist
+     *       still back off exponentially, up to {@code retry.backoff.max.ms} (1 s).</li>
      * </ul>
      */
     public static final Map<String, Object> TUNED_DEFAULTS = Map.of(
         StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED,
         StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 512 * 1024,
+        StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS,
         StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
 
     /** The suffix of the application id after the topic prefix. */

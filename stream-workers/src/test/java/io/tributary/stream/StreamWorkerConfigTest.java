@@ -33,6 +33,7 @@ class StreamWorkerConfigTest {
         assertThat(defaults.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
         assertThat(defaults.get("producer.batch.size")).isEqualTo(512 * 1024);
         assertThat(defaults.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(1_000L);
+        assertThat(defaults.get("producer.retry.backoff.ms")).isEqualTo(20L);
         assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(0L);
     }
 
