@@ -44,6 +44,7 @@ public final class SyncRulesGroups {
                 }
             }
             try (Statement ddl = connection.createStatement()) {
+                lockPartitionParents(ddl);
                 ddl.execute("CREATE TABLE tributary.bucket_data_g" + id
                     + " PARTITION OF tributary.bucket_data FOR VALUES IN (" + id + ")");
                 ddl.execute("CREATE TABLE tributary.current_data_g" + id
@@ -168,6 +169,7 @@ public final class SyncRulesGroups {
                     + group.state());
             }
             try (Statement ddl = connection.createStatement()) {
+                lockPartitionParents(ddl);
                 ddl.execute("DROP TABLE IF EXISTS tributary.bucket_data_g" + id);
                 ddl.execute("DROP TABLE IF EXISTS tributary.current_data_g" + id);
                 for (String table : List.of("partition_offsets", "sealed_epochs", "table_readiness")) {
@@ -177,6 +179,16 @@ public final class SyncRulesGroups {
             }
             return null;
         });
+    }
+
+    /**
+     * Takes the locks that creating or dropping a group's partitions needs on their parents, in the order the
+     * storage writers' transactions take theirs ({@code current_data}, then {@code bucket_data}). DDL that locked
+     * {@code bucket_data} first would deadlock with a writer holding {@code current_data} and about to copy ops
+     * (Postgres then aborts one of them: a deploy or clear fails while writers run).
+     */
+    private static void lockPartitionParents(Statement ddl) throws SQLException {
+        ddl.execute("LOCK TABLE ONLY tributary.current_data, ONLY tributary.bucket_data IN ACCESS EXCLUSIVE MODE");
     }
 
     private static SyncRulesGroup read(ResultSet rs) throws SQLException {
