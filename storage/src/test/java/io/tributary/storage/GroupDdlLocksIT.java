@@ -29,20 +29,14 @@ class GroupDdlLocksIT {
 
     @Test
     void aDeployWaitsForAWriterMidTransactionInsteadOfDeadlocking(TestServices services) throws Exception {
-        PostgresDatabase db = services.newDatabase();
-        try (Connection setup = db.connect()) {
-            Migrations.migrate(setup);
-        }
+        PostgresDatabase db = migrated(services);
         SyncRulesGroup writing = create(db);
         awaitBothSucceed(db, writing, () -> create(db));
     }
 
     @Test
     void aClearWaitsForAWriterMidTransactionInsteadOfDeadlocking(TestServices services) throws Exception {
-        PostgresDatabase db = services.newDatabase();
-        try (Connection setup = db.connect()) {
-            Migrations.migrate(setup);
-        }
+        PostgresDatabase db = migrated(services);
         SyncRulesGroup writing = create(db);
         SyncRulesGroup terminated = create(db);
         try (Connection c = db.connect()) {
@@ -84,6 +78,14 @@ class GroupDdlLocksIT {
             rs.next();
             return rs.getInt(1) > 0;
         }
+    }
+
+    private static PostgresDatabase migrated(TestServices services) throws SQLException {
+        PostgresDatabase db = services.newDatabase();
+        try (Connection setup = db.connect()) {
+            Migrations.migrate(setup);
+        }
+        return db;
     }
 
     private static SyncRulesGroup create(PostgresDatabase db) throws SQLException {

@@ -28,6 +28,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,26 +145,7 @@ public final class IngestService implements AutoCloseable {
      * @throws TimeoutException      if it is not active within {@code timeout}
      */
     public void awaitActive(Duration timeout) throws InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (lock) {
-            while (state != IngestState.ACTIVE) {
-                if (state == IngestState.FAILED) {
-                    Throwable cause = failure.get();
-                    if (cause instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
-                    throw new IllegalStateException("Ingest failed: " + cause, cause);
-                }
-                if (state.isFinal()) {
-                    throw new IllegalStateException("Ingest is " + state);
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new TimeoutException("Ingest is " + state + " after " + timeout);
-                }
-                lock.wait(Math.max(1, left / 1_000_000));
-            }
-        }
+        await(() -> state == IngestState.ACTIVE, timeout, () -> "Ingest is " + state + " after " + timeout);
     }
 
     /**
@@ -180,9 +163,16 @@ public final class IngestService implements AutoCloseable {
      *                               by, or slot creation waits for long source transactions to end)
      */
     public void awaitSlotReady(Duration timeout) throws InterruptedException, TimeoutException {
+        await(() -> slotReady, timeout, () -> "The replication slot " + config.slotName() + " is not ready after "
+            + timeout + " (ingest is " + state + ")");
+    }
+
+    /** Waits until {@code reached}, failing as the service did if it failed first, or with {@code late}. */
+    private void await(BooleanSupplier reached, Duration timeout, Supplier<String> late)
+        throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (lock) {
-            while (!slotReady) {
+            while (!reached.getAsBoolean()) {
                 if (state == IngestState.FAILED) {
                     Throwable cause = failure.get();
                     if (cause instanceof RuntimeException runtime) {
@@ -195,8 +185,7 @@ public final class IngestService implements AutoCloseable {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new TimeoutException("The replication slot " + config.slotName() + " is not ready after "
-                        + timeout + " (ingest is " + state + ")");
+                    throw new TimeoutException(late.get());
                 }
                 lock.wait(Math.max(1, left / 1_000_000));
             }
