@@ -4,6 +4,7 @@ import io.tributary.bench.classic.BloatedTable;
 import io.tributary.bench.classic.Linearity;
 import io.tributary.bench.classic.StreamingCatchUp;
 import io.tributary.bench.debezium.DebeziumSnapshot;
+import io.tributary.bench.cpu.CpuProbe;
 import io.tributary.bench.memory.MemoryProbe;
 import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.Baselines;
@@ -137,7 +138,7 @@ public final class Bench implements Callable<Integer> {
                 rows, workers, repeat,
                 memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
             BenchContext ctx = new BenchContext(kafka.bootstrapServers(), postgres, work, outDirectory, started,
-                Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
+                Duration.ofSeconds(timeoutSeconds), repeat, table, memory, CpuProbe.of(postmasterPid(postgres)),
                 () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header, table));
             run(ctx, selected);
             write(file, started, loadBefore + " before, " + loadAverage() + " after", header, table);

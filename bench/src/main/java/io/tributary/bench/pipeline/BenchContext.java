@@ -1,5 +1,7 @@
 package io.tributary.bench.pipeline;
 
+import io.tributary.bench.cpu.CpuProbe;
+import io.tributary.bench.cpu.CpuUse;
 import io.tributary.bench.memory.MemoryProbe;
 import io.tributary.bench.pipeline.ResultTable.Row;
 import io.tributary.embedded.EmbeddedPostgres;
@@ -37,6 +39,7 @@ public final class BenchContext {
     private final int repeat;
     private final ResultTable table;
     private final MemoryProbe memory;
+    private final CpuProbe cpu;
     private final Runnable afterEachRow;
 
     /**
@@ -46,7 +49,8 @@ public final class BenchContext {
      *     keeps what it measured)
      */
     public BenchContext(String kafka, EmbeddedPostgres postgres, Path work, Path outDirectory, String started,
-                        Duration timeout, int repeat, ResultTable table, MemoryProbe memory, Runnable afterEachRow) {
+                        Duration timeout, int repeat, ResultTable table, MemoryProbe memory, CpuProbe cpu,
+                        Runnable afterEachRow) {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be >= 1: " + repeat);
         }
@@ -59,6 +63,7 @@ public final class BenchContext {
         this.repeat = repeat;
         this.table = table;
         this.memory = memory;
+        this.cpu = cpu;
         this.afterEachRow = afterEachRow;
     }
 
@@ -106,7 +111,7 @@ public final class BenchContext {
     }
 
     /**
-     * Runs {@code measurement} once per repetition, each with its peak memory, and adds the median row; an
+     * Runs {@code measurement} once per repetition, each with its peak memory and CPU, and adds the median row; an
      * exception becomes a FAILED row naming it.
      */
     public Row record(String scenario, String configuration, Measurement measurement) {
@@ -133,6 +138,7 @@ public final class BenchContext {
         List<Row> runs = new ArrayList<>();
         for (int attempt = 0; attempt < repeat; attempt++) {
             memory.reset();
+            CpuUse before = cpu.total();
             Row row;
             try {
                 row = measurement.run(attempt);
@@ -143,7 +149,7 @@ public final class BenchContext {
                 log("%s (%s) failed: %s", scenario, configuration, e);
                 row = Row.failed(scenario, configuration, 0, 0, "FAILED: " + e);
             }
-            runs.add(row.withMemory(memory.peak()));
+            runs.add(row.withUsage(memory.peak(), cpu.total().since(before)));
         }
         return Medians.of(runs);
     }

@@ -1,5 +1,6 @@
 package io.tributary.bench.pipeline;
 
+import io.tributary.bench.cpu.CpuUse;
 import io.tributary.bench.memory.PeakRss;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,23 +10,25 @@ import java.util.Optional;
 
 /**
  * The one markdown table a bench run prints: a row per measurement, each with its rate next to the baseline's
- * rate measured in the same run, and the peak memory measured during it. Rows keep the order they were added.
- * Not thread-safe.
+ * rate measured in the same run, and the peak memory and CPU per row measured during it. Rows keep the order they
+ * were added. Not thread-safe.
  */
 public final class ResultTable {
 
     /**
      * One measurement; {@code outcome} is "ok" or what went wrong (failed, timed out), never hidden; {@code rows}
-     * is what the rate counts (rows, or WAL changes where the configuration says so).
+     * is what the rate counts (rows, or WAL changes where the configuration says so); {@code memory} and
+     * {@code cpu} are what the whole measurement used (the bench adds them to every row it records).
      */
     public record Row(String scenario, String configuration, long rows, double seconds, String outcome,
-                      String notes, Optional<PeakRss> memory) {
+                      String notes, Optional<PeakRss> memory, Optional<CpuUse> cpu) {
         public Row {
             Objects.requireNonNull(scenario, "scenario");
             Objects.requireNonNull(configuration, "configuration");
             Objects.requireNonNull(outcome, "outcome");
             Objects.requireNonNull(notes, "notes");
             Objects.requireNonNull(memory, "memory");
+            Objects.requireNonNull(cpu, "cpu");
             if (rows < 0 || seconds < 0) {
                 throw new IllegalArgumentException("rows and seconds must be >= 0: " + rows + ", " + seconds);
             }
@@ -33,13 +36,13 @@ public final class ResultTable {
 
         /** A completed measurement of {@code rows} rows in {@code seconds}. */
         public static Row ok(String scenario, String configuration, long rows, double seconds, String notes) {
-            return new Row(scenario, configuration, rows, seconds, "ok", notes, Optional.empty());
+            return new Row(scenario, configuration, rows, seconds, "ok", notes, Optional.empty(), Optional.empty());
         }
 
         /** A measurement that did not complete; its rate is not reported. */
         public static Row failed(String scenario, String configuration, long rows, double seconds,
                                  String outcome) {
-            return new Row(scenario, configuration, rows, seconds, outcome, "", Optional.empty());
+            return new Row(scenario, configuration, rows, seconds, outcome, "", Optional.empty(), Optional.empty());
         }
 
         /** Whether the measurement completed. */
@@ -52,15 +55,16 @@ public final class ResultTable {
             return isOk() && seconds > 0 ? Optional.of(rows / seconds) : Optional.empty();
         }
 
-        /** This row with its peak memory. */
-        public Row withMemory(PeakRss peak) {
-            return new Row(scenario, configuration, rows, seconds, outcome, notes, Optional.of(peak));
+        /** This row with the peak memory and the CPU its measurement used. */
+        public Row withUsage(PeakRss peak, CpuUse used) {
+            return new Row(scenario, configuration, rows, seconds, outcome, notes, Optional.of(peak),
+                Optional.of(used));
         }
 
         /** This row with {@code prefix} in front of its notes. */
         public Row withNotePrefix(String prefix) {
             String joined = notes.isEmpty() ? prefix : prefix + "; " + notes;
-            return new Row(scenario, configuration, rows, seconds, outcome, joined, memory);
+            return new Row(scenario, configuration, rows, seconds, outcome, joined, memory, cpu);
         }
     }
 
@@ -87,16 +91,18 @@ public final class ResultTable {
     public String markdown() {
         StringBuilder out = new StringBuilder();
         out.append("| scenario | configuration | rows | seconds | rows/s | vs baseline | peak RSS MiB (JVM / PG) "
-            + "| notes |\n");
-        out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+            + "| CPU us/row (JVM (JIT) / PG) | notes |\n");
+        out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
         Optional<Double> base = baseline.flatMap(Row::rate);
         for (Row row : rows) {
             String rate = row.rate().map(r -> String.format(Locale.ROOT, "%,.0f", r)).orElse(row.outcome());
             String ratio = row.rate().flatMap(r -> base.map(b -> String.format(Locale.ROOT, "%.2fx", r / b)))
                 .orElse("-");
             String memory = row.memory().map(PeakRss::toMebibytes).orElse("-");
-            out.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.2f | %s | %s | %s | %s |%n", row.scenario(),
-                row.configuration(), row.rows(), row.seconds(), rate, ratio, memory, row.notes()));
+            String cpu = row.cpu().filter(c -> row.isOk()).map(c -> c.perRow(row.rows())).orElse("-");
+            out.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.2f | %s | %s | %s | %s | %s |%n",
+                row.scenario(), row.configuration(), row.rows(), row.seconds(), rate, ratio, memory, cpu,
+                row.notes()));
         }
         return out.toString();
     }

@@ -1,0 +1,73 @@
+package io.tributary.bench.cpu;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * CPU time of the bench JVM and of one Postgres server, from Linux {@code /proc}: {@link #total()} before and after
+ * a measurement, then {@link CpuUse#since}. A row's CPU per row does not depend on what else the box runs, unlike
+ * its wall time, so rows of runs on a loaded box still compare. The JVM's time is {@code /proc/self/stat}; its JIT
+ * part sums the threads named {@code C1/C2 CompilerThread*}. The server's is the postmaster's own and its reaped
+ * children's ({@code cutime}, {@code cstime}) plus each live child's. Reads a few small files per call; thread-safe.
+ */
+public final class CpuProbe {
+
+    private static final Path PROC = Path.of("/proc");
+    private static final Path SELF = PROC.resolve("self");
+    private static final long TICKS_PER_SECOND = 100;
+
+    private final long postmasterPid;
+
+    private CpuProbe(long postmasterPid) {
+        this.postmasterPid = postmasterPid;
+    }
+
+    /** A probe of this JVM and the Postgres server whose postmaster has {@code postmasterPid}. */
+    public static CpuProbe of(long postmasterPid) {
+        return new CpuProbe(postmasterPid);
+    }
+
+    /** CPU used so far; zeros where {@code /proc} cannot be read (not Linux). */
+    public CpuUse total() {
+        double jvm = ticks(SELF.resolve("stat"), false);
+        double jit = 0;
+        try (Stream<Path> threads = Files.list(SELF.resolve("task"))) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                if (read(thread.resolve("comm")).map(name -> name.contains("CompilerThre")).orElse(false)) {
+                    jit += ticks(thread.resolve("stat"), false);
+                }
+            }
+        } catch (IOException e) {
+            jit = 0;
+        }
+        double postgres = ticks(PROC.resolve(postmasterPid + "/stat"), true);
+        for (String child : read(PROC.resolve(postmasterPid + "/task/" + postmasterPid + "/children"))
+                .map(c -> List.of(c.trim().split("\\s+"))).orElse(List.of())) {
+            if (!child.isEmpty()) {
+                postgres += ticks(PROC.resolve(child + "/stat"), false);
+            }
+        }
+        return new CpuUse(jvm / TICKS_PER_SECOND, jit / TICKS_PER_SECOND, postgres / TICKS_PER_SECOND);
+    }
+
+    /** utime + stime of a {@code stat} file, with its reaped children's when {@code withChildren}; 0 if gone. */
+    private static long ticks(Path stat, boolean withChildren) {
+        return read(stat).map(text -> {
+            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return withChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
+        }).orElse(0L);
+    }
+
+    private static Optional<String> read(Path file) {
+        try {
+            return Optional.of(Files.readString(file));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}
