@@ -4,8 +4,9 @@ import io.tributary.bench.classic.BloatedTable;
 import io.tributary.bench.classic.Linearity;
 import io.tributary.bench.classic.StreamingCatchUp;
 import io.tributary.bench.debezium.DebeziumSnapshot;
-import io.tributary.bench.cpu.CpuProbe;
-import io.tributary.bench.memory.MemoryProbe;
+import io.tributary.bench.probe.CpuProbe;
+import io.tributary.bench.probe.MemoryProbe;
+import io.tributary.bench.probe.ServerProcesses;
 import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.Baselines;
 import io.tributary.bench.pipeline.Dataset;
@@ -30,6 +31,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -132,13 +134,15 @@ public final class Bench implements Callable<Integer> {
         Path work = Files.createTempDirectory("tributary-bench");
         Files.createDirectories(outDirectory);
         Path file = outDirectory.resolve(started + ".md");
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres postgres = EmbeddedPostgres.start();
-             MemoryProbe memory = MemoryProbe.start(postmasterPid(postgres))) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres sourceServer = EmbeddedPostgres.start();
+             EmbeddedPostgres storageServer = EmbeddedPostgres.start();
+             MemoryProbe memory = MemoryProbe.start(postmasterPids(sourceServer, storageServer))) {
             String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, workers=%s, repeat=%d%s", selected,
                 rows, workers, repeat,
                 memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
-            BenchContext ctx = new BenchContext(kafka.bootstrapServers(), postgres, work, outDirectory, started,
-                Duration.ofSeconds(timeoutSeconds), repeat, table, memory, CpuProbe.of(postmasterPid(postgres)),
+            BenchContext ctx = new BenchContext(kafka.bootstrapServers(), sourceServer, storageServer, work,
+                outDirectory, started, Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
+                CpuProbe.of(postmasterPids(sourceServer, storageServer)),
                 () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header, table));
             run(ctx, selected);
             write(file, started, loadBefore + " before, " + loadAverage() + " after", header, table);
@@ -152,7 +156,8 @@ public final class Bench implements Callable<Integer> {
     private static void write(Path file, String started, String load, String header, ResultTable table) {
         try {
             Files.writeString(file, String.format(Locale.ROOT, "# Bench %s%n%n%d cores, %,d MB max heap; embedded"
-                    + " Kafka and Postgres on the same machine; load average %s%n%n%s%n%n%s", started,
+                    + " Kafka and two Postgres servers (source, storage) on the same machine; load average"
+                    + " %s%n%n%s%n%n%s", started,
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, load, header,
                 table.markdown()), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -228,12 +233,16 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
-    private static long postmasterPid(EmbeddedPostgres postgres) throws SQLException {
-        try (Connection c = new PgEndpoint(postgres.jdbcUrl("postgres"), postgres.superuser(), "").connect();
-             Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
-            rs.next();
-            return MemoryProbe.parentOf(rs.getLong(1));
+    private static List<Long> postmasterPids(EmbeddedPostgres... servers) throws SQLException {
+        List<Long> pids = new ArrayList<>();
+        for (EmbeddedPostgres server : servers) {
+            try (Connection c = new PgEndpoint(server.jdbcUrl("postgres"), server.superuser(), "").connect();
+                 Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                rs.next();
+                pids.add(ServerProcesses.parentOf(rs.getLong(1)));
+            }
         }
+        return pids;
     }
 
     private static String loadAverage() {

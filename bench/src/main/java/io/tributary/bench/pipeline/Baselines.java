@@ -48,7 +48,7 @@ public final class Baselines {
             attempt -> ok("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection", copyOut(source), ""));
         ctx.record("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
             attempt -> ok("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
-                copyIntoBucketData(ctx.database("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows), ""));
+                copyIntoBucketData(ctx.storageDatabase("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows), ""));
     }
 
     /** The row of a measurement. */

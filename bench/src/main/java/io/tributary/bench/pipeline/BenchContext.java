@@ -1,8 +1,8 @@
 package io.tributary.bench.pipeline;
 
-import io.tributary.bench.cpu.CpuProbe;
-import io.tributary.bench.cpu.CpuUse;
-import io.tributary.bench.memory.MemoryProbe;
+import io.tributary.bench.probe.CpuProbe;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.bench.probe.MemoryProbe;
 import io.tributary.bench.pipeline.ResultTable.Row;
 import io.tributary.embedded.EmbeddedPostgres;
 import io.tributary.postgres.PgEndpoint;
@@ -31,7 +31,8 @@ public final class BenchContext {
     }
 
     private final String kafka;
-    private final EmbeddedPostgres postgres;
+    private final EmbeddedPostgres sourceServer;
+    private final EmbeddedPostgres storageServer;
     private final Path work;
     private final Path outDirectory;
     private final String started;
@@ -48,14 +49,15 @@ public final class BenchContext {
      * @param afterEachRow called after every row added (the bench rewrites its result file, so an interrupted run
      *     keeps what it measured)
      */
-    public BenchContext(String kafka, EmbeddedPostgres postgres, Path work, Path outDirectory, String started,
-                        Duration timeout, int repeat, ResultTable table, MemoryProbe memory, CpuProbe cpu,
-                        Runnable afterEachRow) {
+    public BenchContext(String kafka, EmbeddedPostgres sourceServer, EmbeddedPostgres storageServer, Path work,
+                        Path outDirectory, String started, Duration timeout, int repeat, ResultTable table,
+                        MemoryProbe memory, CpuProbe cpu, Runnable afterEachRow) {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be >= 1: " + repeat);
         }
         this.kafka = kafka;
-        this.postgres = postgres;
+        this.sourceServer = sourceServer;
+        this.storageServer = storageServer;
         this.work = work;
         this.outDirectory = outDirectory;
         this.started = started;
@@ -72,9 +74,9 @@ public final class BenchContext {
         return kafka;
     }
 
-    /** The one Postgres server (source databases, storage databases). */
-    public EmbeddedPostgres postgres() {
-        return postgres;
+    /** The Postgres server of the source databases. */
+    public EmbeddedPostgres sourceServer() {
+        return sourceServer;
     }
 
     /** The limit of one pipeline run. */
@@ -92,10 +94,19 @@ public final class BenchContext {
         return work;
     }
 
-    /** A superuser endpoint of {@code database} on the embedded server, created if missing. */
+    /** A superuser endpoint of source database {@code database}, created if missing. */
     public PgEndpoint database(String database) {
-        postgres.createDatabase(database);
-        return new PgEndpoint(postgres.jdbcUrl(database), postgres.superuser(), "");
+        return endpoint(sourceServer, database);
+    }
+
+    /** A superuser endpoint of {@code database} on the storage server, created if missing. */
+    public PgEndpoint storageDatabase(String database) {
+        return endpoint(storageServer, database);
+    }
+
+    private static PgEndpoint endpoint(EmbeddedPostgres server, String database) {
+        server.createDatabase(database);
+        return new PgEndpoint(server.jdbcUrl(database), server.superuser(), "");
     }
 
     /** Writes sync rules to a file of the work folder. */
@@ -105,9 +116,9 @@ public final class BenchContext {
 
     /** Settings of a pipeline run named {@code name} on a fresh storage database {@code storage_<name>}. */
     public PipelineRun.Settings pipeline(String name, String sourceUrl, Path rules, int workers) {
-        postgres.createDatabase("storage_" + name);
-        return new PipelineRun.Settings(name, kafka, sourceUrl, postgres.jdbcUrl("storage_" + name),
-            postgres.superuser(), rules, workers);
+        PgEndpoint storage = storageDatabase("storage_" + name);
+        return new PipelineRun.Settings(name, kafka, sourceUrl, storage.jdbcUrl(), storageServer.superuser(), rules,
+            workers);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.tributary.bench.pipeline;
 
-import io.tributary.bench.cpu.CpuUse;
-import io.tributary.bench.memory.PeakRss;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.bench.probe.PeakRss;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

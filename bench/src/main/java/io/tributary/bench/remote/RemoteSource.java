@@ -27,7 +27,7 @@ public final class RemoteSource {
     /** Measures R1 and R2 on {@code source}'s {@code items} table. */
     public static void run(BenchContext ctx, PgEndpoint source, Path rules, long rows, List<Integer> workers,
                            Duration latency) throws Exception {
-        try (TcpProxy proxy = TcpProxy.start("localhost", ctx.postgres().port())) {
+        try (TcpProxy proxy = TcpProxy.start("localhost", ctx.sourceServer().port())) {
             proxy.setLatency(latency);
             String url = "jdbc:postgresql://" + proxy.host() + ":" + proxy.port() + "/" + source.database();
             PgEndpoint remote = new PgEndpoint(url, source.user(), source.password());

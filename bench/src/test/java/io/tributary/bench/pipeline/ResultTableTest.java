@@ -2,8 +2,8 @@ package io.tributary.bench.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tributary.bench.cpu.CpuUse;
-import io.tributary.bench.memory.PeakRss;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.bench.probe.PeakRss;
 import org.junit.jupiter.api.Test;
 
 class ResultTableTest {

@@ -1,8 +1,7 @@
-package io.tributary.bench.cpu;
+package io.tributary.bench.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.bench.memory.MemoryProbe;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
@@ -14,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The probe counts a backend's CPU after the backend exited, and the JVM's own. */
@@ -28,7 +28,7 @@ class CpuProbeIT {
         long backend;
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             backend = scalar(s, "SELECT pg_backend_pid()");
-            probe = CpuProbe.of(MemoryProbe.parentOf(backend));
+            probe = CpuProbe.of(List.of(ServerProcesses.parentOf(backend)));
             before = probe.total();
             scalar(s, "SELECT count(*) FROM generate_series(1, 3000000) i WHERE md5(i::text) LIKE 'a%'");
         }

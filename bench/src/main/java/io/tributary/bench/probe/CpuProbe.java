@@ -1,4 +1,4 @@
-package io.tributary.bench.cpu;
+package io.tributary.bench.probe;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,11 +8,12 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * CPU time of the bench JVM and of one Postgres server, from Linux {@code /proc}: {@link #total()} before and after
+ * CPU time of the bench JVM and of Postgres servers, from Linux {@code /proc}: {@link #total()} before and after
  * a measurement, then {@link CpuUse#since}. A row's CPU per row does not depend on what else the box runs, unlike
  * its wall time, so rows of runs on a loaded box still compare. The JVM's time is {@code /proc/self/stat}; its JIT
- * part sums the threads named {@code C1/C2 CompilerThread*}. The server's is the postmaster's own and its reaped
- * children's ({@code cutime}, {@code cstime}) plus each live child's. Reads a few small files per call; thread-safe.
+ * part sums the threads named {@code C1/C2 CompilerThread*}. A server's is its postmaster's own and its reaped
+ * children's ({@code cutime}, {@code cstime}) plus each live child's; the servers' are summed. Reads a few small
+ * files per call; thread-safe.
  */
 public final class CpuProbe {
 
@@ -20,15 +21,15 @@ public final class CpuProbe {
     private static final Path SELF = PROC.resolve("self");
     private static final long TICKS_PER_SECOND = 100;
 
-    private final long postmasterPid;
+    private final List<Long> postmasterPids;
 
-    private CpuProbe(long postmasterPid) {
-        this.postmasterPid = postmasterPid;
+    private CpuProbe(List<Long> postmasterPids) {
+        this.postmasterPids = List.copyOf(postmasterPids);
     }
 
-    /** A probe of this JVM and the Postgres server whose postmaster has {@code postmasterPid}. */
-    public static CpuProbe of(long postmasterPid) {
-        return new CpuProbe(postmasterPid);
+    /** A probe of this JVM and the Postgres servers whose postmasters have {@code postmasterPids}. */
+    public static CpuProbe of(List<Long> postmasterPids) {
+        return new CpuProbe(postmasterPids);
     }
 
     /** CPU used so far; zeros where {@code /proc} cannot be read (not Linux). */
@@ -44,11 +45,14 @@ public final class CpuProbe {
         } catch (IOException e) {
             jit = 0;
         }
-        double postgres = ticks(PROC.resolve(postmasterPid + "/stat"), true);
-        for (String child : read(PROC.resolve(postmasterPid + "/task/" + postmasterPid + "/children"))
-                .map(c -> List.of(c.trim().split("\\s+"))).orElse(List.of())) {
-            if (!child.isEmpty()) {
-                postgres += ticks(PROC.resolve(child + "/stat"), false);
+        double postgres = 0;
+        for (long postmaster : postmasterPids) {
+            try {
+                for (long pid : ServerProcesses.of(postmaster)) {
+                    postgres += ticks(PROC.resolve(pid + "/stat"), pid == postmaster);
+                }
+            } catch (IOException e) {
+                continue; // the server is gone and uses nothing more; its time until then is lost with it
             }
         }
         return new CpuUse(jvm / TICKS_PER_SECOND, jit / TICKS_PER_SECOND, postgres / TICKS_PER_SECOND);

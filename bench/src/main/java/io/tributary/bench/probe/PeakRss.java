@@ -1,4 +1,4 @@
-package io.tributary.bench.memory;
+package io.tributary.bench.probe;
 
 import java.util.Locale;
 

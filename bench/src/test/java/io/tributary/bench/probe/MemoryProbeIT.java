@@ -1,4 +1,4 @@
-package io.tributary.bench.memory;
+package io.tributary.bench.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import io.tributary.testing.TestServices;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The probe finds a running Postgres server's processes and measures them. */
@@ -21,9 +22,9 @@ class MemoryProbeIT {
              ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             long backend = rs.getLong(1);
-            long postmaster = MemoryProbe.parentOf(backend);
-            try (MemoryProbe probe = MemoryProbe.start(postmaster)) {
-                assertThat(probe.serverProcesses()).contains(postmaster, backend);
+            long postmaster = ServerProcesses.parentOf(backend);
+            assertThat(ServerProcesses.of(postmaster)).contains(postmaster, backend);
+            try (MemoryProbe probe = MemoryProbe.start(List.of(postmaster))) {
                 assertThat(probe.peak().postgresKib()).isPositive();
             }
         }
