@@ -8,6 +8,7 @@ import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.SampleDataset;
 import io.tributary.launcher.env.ServiceUnavailableException;
+import io.tributary.launcher.env.SharedServer;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.Deployments;
 import io.tributary.launcher.lifecycle.RulesFile;
@@ -137,9 +138,11 @@ public final class Replication {
         throws SQLException {
         try (Connection storage = Environment.connect(environment.storage())) {
             Migrations.migrate(storage);
-            if (environment.embeddedSource()) {
-                try (Connection source = Environment.connect(environment.source())) {
+            try (Connection source = Environment.connect(environment.source())) {
+                if (environment.embeddedSource()) {
                     SampleDataset.DEFAULT.load(source);
+                } else if (SharedServer.shared(source, storage)) {
+                    LOG.warn(SharedServer.warning(environment.source().url(), environment.storage().url()));
                 }
             }
             Optional<String> rules = config.syncRules().map(RulesFile::read)

@@ -77,7 +77,7 @@ public final class WorkerPool implements AutoCloseable {
 
     private static Map<String, Object> producerSettings(SnapshotWorkerConfig config) {
         Map<String, Object> settings = new HashMap<>();
-        settings.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+        settings.put(ProducerConfig.LINGER_MS_CONFIG, 100);
         settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.MAX_VALUE);
