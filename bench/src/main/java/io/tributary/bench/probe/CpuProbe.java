@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 
 /**
  * CPU time of the bench JVM and of Postgres servers, from Linux {@code /proc}: {@link #total()} before and after
- * a measurement, then {@link CpuUse#since}. A row's CPU per row does not depend on what else the box runs, unlike
+ * a measurement, then {@link CpuUse#since}. A row's CPU per row barely depends on what else the box runs, unlike
  * its wall time, so rows of runs on a loaded box still compare. The JVM's time is {@code /proc/self/stat}; its JIT
  * part sums the threads named {@code C1/C2 CompilerThread*}. A server's is its postmaster's own and its reaped
  * children's ({@code cutime}, {@code cstime}) plus each live child's; the servers' are summed. Reads a few small
@@ -19,6 +19,7 @@ public final class CpuProbe {
 
     private static final Path PROC = Path.of("/proc");
     private static final Path SELF = PROC.resolve("self");
+    /** USER_HZ, the unit of {@code /proc} CPU times: 100 on every Linux architecture the JDK runs on. */
     private static final long TICKS_PER_SECOND = 100;
 
     private final List<Long> postmasterPids;
