@@ -135,17 +135,20 @@ public final class Bench implements Callable<Integer> {
         Files.createDirectories(outDirectory);
         Path file = outDirectory.resolve(started + ".md");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres sourceServer = EmbeddedPostgres.start();
-             EmbeddedPostgres storageServer = EmbeddedPostgres.start();
-             MemoryProbe memory = MemoryProbe.start(postmasterPids(sourceServer, storageServer))) {
-            String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, workers=%s, repeat=%d%s", selected,
-                rows, workers, repeat,
-                memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
-            BenchContext ctx = new BenchContext(kafka.bootstrapServers(), sourceServer, storageServer, work,
-                outDirectory, started, Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
-                CpuProbe.of(postmasterPids(sourceServer, storageServer)),
-                () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header, table));
-            run(ctx, selected);
-            write(file, started, loadBefore + " before, " + loadAverage() + " after", header, table);
+             EmbeddedPostgres storageServer = EmbeddedPostgres.start()) {
+            List<Long> postmasters = postmasterPids(sourceServer, storageServer);
+            try (MemoryProbe memory = MemoryProbe.start(postmasters)) {
+                String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, workers=%s, repeat=%d%s",
+                    selected, rows, workers, repeat,
+                    memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
+                BenchContext ctx = new BenchContext(kafka.bootstrapServers(), sourceServer, storageServer, work,
+                    outDirectory, started, Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
+                    CpuProbe.of(postmasters),
+                    () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header,
+                        table));
+                run(ctx, selected);
+                write(file, started, loadBefore + " before, " + loadAverage() + " after", header, table);
+            }
         }
         System.out.println();
         System.out.print(table.markdown());
