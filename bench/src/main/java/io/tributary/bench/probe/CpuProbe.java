@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -39,7 +38,9 @@ public final class CpuProbe {
         double jit = 0;
         try (Stream<Path> threads = Files.list(SELF.resolve("task"))) {
             for (Path thread : (Iterable<Path>) threads::iterator) {
-                if (read(thread.resolve("comm")).map(name -> name.contains("CompilerThre")).orElse(false)) {
+                boolean compiler = ServerProcesses.read(thread.resolve("comm"))
+                    .map(name -> name.contains("CompilerThre")).orElse(false);
+                if (compiler) {
                     jit += ticks(thread.resolve("stat"), false);
                 }
             }
@@ -61,18 +62,10 @@ public final class CpuProbe {
 
     /** utime + stime of a {@code stat} file, with its reaped children's when {@code withChildren}; 0 if gone. */
     private static long ticks(Path stat, boolean withChildren) {
-        return read(stat).map(text -> {
+        return ServerProcesses.read(stat).map(text -> {
             String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
             long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
             return withChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
         }).orElse(0L);
-    }
-
-    private static Optional<String> read(Path file) {
-        try {
-            return Optional.of(Files.readString(file));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -48,8 +48,13 @@ public final class ServerProcesses {
 
     /** The text of {@code /proc/<pid>/stat}; empty when the process is gone. */
     static Optional<String> stat(long pid) {
+        return read(PROC.resolve(pid + "/stat"));
+    }
+
+    /** The text of a {@code /proc} file; empty when it is gone (its process or thread exited). */
+    static Optional<String> read(Path file) {
         try {
-            return Optional.of(Files.readString(PROC.resolve(pid + "/stat")));
+            return Optional.of(Files.readString(file));
         } catch (IOException e) {
             return Optional.empty();
         }
