@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -148,6 +149,14 @@ public final class StorageWriter implements AutoCloseable {
     /** The sync rules group written. */
     public long groupId() {
         return config.groupId();
+    }
+
+    /**
+     * Calls {@code listener} after each checkpoint this writer publishes, on its checkpoint thread (so it must be
+     * quick and must not throw): a lifecycle that waits for a group's first checkpoint can act on it at once.
+     */
+    public void onCheckpointPublished(Runnable listener) {
+        checkpoints.onPublished(Objects.requireNonNull(listener, "listener"));
     }
 
     /** The counters so far. */

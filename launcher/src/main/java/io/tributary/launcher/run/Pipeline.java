@@ -64,13 +64,15 @@ public final class Pipeline implements AutoCloseable {
     /** How long provisioning and each part took to start, for the start-up log line. */
     private final List<String> startTimes = Collections.synchronizedList(new ArrayList<>());
     private volatile Optional<WriterSupervisor> writers = Optional.empty();
+    private final Duration supervisorInterval;
 
     /** Whether one part is healthy. */
     private interface Health {
         Optional<String> problem();
     }
 
-    private Pipeline() {
+    private Pipeline(Duration supervisorInterval) {
+        this.supervisorInterval = supervisorInterval;
     }
 
     /** The topic names of a configuration. */
@@ -92,6 +94,12 @@ public final class Pipeline implements AutoCloseable {
      */
     public static Pipeline start(TributaryConfig config, Environment environment, Role role, Path stateDirectory,
                                  MeterRegistry registry, StartupWait wait) throws Exception {
+        return start(config, environment, role, stateDirectory, registry, wait, SUPERVISOR_INTERVAL);
+    }
+
+    /** {@link #start} with the storage role's supervisor passing every {@code supervisorInterval} (tests). */
+    static Pipeline start(TributaryConfig config, Environment environment, Role role, Path stateDirectory,
+                          MeterRegistry registry, StartupWait wait, Duration supervisorInterval) throws Exception {
         TopicNames topics = topics(config);
         TopicLayout layout = layout(config);
         Properties kafka = environment.kafkaClientProperties();
@@ -101,7 +109,7 @@ public final class Pipeline implements AutoCloseable {
                 return TopicProvisioner.ensure(admin, topics, layout);
             }
         });
-        Pipeline pipeline = new Pipeline();
+        Pipeline pipeline = new Pipeline(supervisorInterval);
         pipeline.startTimes.add("topics " + millisSince(started) + " ms");
         try {
             pipeline.startParts(config, environment, role, topics, layout, kafka, stateDirectory, registry);
@@ -197,7 +205,7 @@ public final class Pipeline implements AutoCloseable {
             WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, environment.storage(),
                 config.replication().storageBatchRows(), workers, registry);
             add(Role.Part.STORAGE_WRITERS, supervisor, Optional::empty);
-            supervisor.start(SUPERVISOR_INTERVAL);
+            supervisor.start(supervisorInterval);
             writers = Optional.of(supervisor);
             timed("storage writers", started);
         }

@@ -18,9 +18,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * The storage role: keeps one {@link StorageWriter} running in this process for every live sync rules group
  * (a replaying group with fewer loops than the ACTIVE one), stops the writers of groups that are no longer live,
  * restarts a failed writer on the next pass, and moves groups through their lifecycle ({@link GroupLifecycle}).
- * One pass every {@code interval}.
+ * One pass every {@code interval}, and one at once after a writer of a PROCESSING group publishes a checkpoint:
+ * a group becomes ACTIVE with its first complete checkpoint (or once it caught up with the ACTIVE group), not up
+ * to an interval later.
  */
 final class WriterSupervisor implements AutoCloseable {
 
@@ -46,6 +51,9 @@ final class WriterSupervisor implements AutoCloseable {
     private final Map<Long, StorageWriter> writers = new HashMap<>();
     private final Map<Long, WriterMeters> meters = new HashMap<>();
     private final Map<Long, Integer> loops = new HashMap<>();
+    /** The PROCESSING groups as of the last pass: their checkpoints may make them ACTIVE. */
+    private volatile Set<Long> processing = Set.of();
+    private final AtomicBoolean passQueued = new AtomicBoolean();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "writer-supervisor");
         thread.setDaemon(true);
@@ -81,6 +89,7 @@ final class WriterSupervisor implements AutoCloseable {
     }
 
     private void passLogged() {
+        passQueued.set(false);
         try {
             pass();
         } catch (SQLException | RuntimeException e) {
@@ -94,6 +103,8 @@ final class WriterSupervisor implements AutoCloseable {
             GroupLifecycle.step(connection, STOP_GRACE);
             live = SyncRulesGroups.list(connection).stream().filter(group -> group.state().isLive()).toList();
         }
+        processing = live.stream().filter(group -> group.state() == GroupState.PROCESSING).map(SyncRulesGroup::id)
+            .collect(Collectors.toUnmodifiableSet());
         Map<Long, SyncRulesGroup> byId = live.stream().collect(Collectors.toMap(SyncRulesGroup::id, g -> g));
         boolean anyActive = live.stream().anyMatch(group -> group.state() == GroupState.ACTIVE);
         writers.entrySet().removeIf(entry -> {
@@ -116,11 +127,24 @@ final class WriterSupervisor implements AutoCloseable {
                 int groupLoops = loopsFor(group, anyActive);
                 StorageWriter writer = StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
                     group.id(), group.content(), batchRows, groupLoops));
+                long groupId = group.id();
+                writer.onCheckpointPublished(() -> checkpointed(groupId));
                 writers.put(group.id(), writer);
                 loops.put(group.id(), groupLoops);
                 meters.put(group.id(), new WriterMeters(registry, group.id(), writer));
                 LOG.info("Storage writer of sync rules group {} ({}) started with {} loops", group.id(),
                     group.state(), groupLoops);
+            }
+        }
+    }
+
+    /** A writer of {@code groupId} published a checkpoint: a pass now if that may change the group's state. */
+    private void checkpointed(long groupId) {
+        if (processing.contains(groupId) && passQueued.compareAndSet(false, true)) {
+            try {
+                scheduler.execute(this::passLogged);
+            } catch (RejectedExecutionException e) {
+                passQueued.set(false);  // closing
             }
         }
     }

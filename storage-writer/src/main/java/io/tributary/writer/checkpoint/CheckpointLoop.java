@@ -7,7 +7,9 @@ import io.tributary.postgres.StoppedException;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -31,6 +33,7 @@ public final class CheckpointLoop implements Runnable {
     private final WriterCounters counters;
     private final Duration interval;
     private final Semaphore nudged = new Semaphore(0);
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile Throwable failure;
 
     /** A loop running {@code checkpointer} on {@code storage} every {@code interval} until {@code stop}. */
@@ -52,6 +55,14 @@ public final class CheckpointLoop implements Runnable {
         if (nudged.availablePermits() == 0) {
             nudged.release();
         }
+    }
+
+    /**
+     * Calls {@code listener} on the loop's thread after each checkpoint it publishes (the checkpoint is committed
+     * by then). A listener must be quick and must not throw; it runs before the next attempt.
+     */
+    public void onPublished(Runnable listener) {
+        listeners.add(listener);
     }
 
     /** Waits for the interval or a nudge; false once the writer stops. */
@@ -88,6 +99,7 @@ public final class CheckpointLoop implements Runnable {
                 if (published.isPresent()) {
                     counters.checkpointPublished();
                     LOG.debug("Checkpoint published: {}", published.get());
+                    listeners.forEach(Runnable::run);
                 }
             }
         } catch (InterruptedException e) {
