@@ -154,6 +154,8 @@ public final class StorageWriter implements AutoCloseable {
     /**
      * Calls {@code listener} after each checkpoint this writer publishes, on its checkpoint thread (so it must be
      * quick and must not throw): a lifecycle that waits for a group's first checkpoint can act on it at once.
+     * Checkpoints published before the call are not reported; the writer keeps publishing (one per sealed epoch),
+     * so a caller registering just after {@link #start} hears the next one.
      */
     public void onCheckpointPublished(Runnable listener) {
         checkpoints.onPublished(Objects.requireNonNull(listener, "listener"));
