@@ -34,6 +34,8 @@ class StreamWorkerConfigTest {
         assertThat(defaults.get("producer.batch.size")).isEqualTo(512 * 1024);
         assertThat(defaults.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(1_000L);
         assertThat(defaults.get("producer.retry.backoff.ms")).isEqualTo(20L);
+        assertThat(defaults.get("main.consumer.heartbeat.interval.ms")).isEqualTo(500);
+        assertThat(defaults.get("restore.consumer.fetch.max.wait.ms")).isEqualTo(20);
         assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(0L);
     }
 
