@@ -71,10 +71,10 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
      *   <li>{@code restore.consumer.fetch.max.wait.ms = }{@value #RESTORE_FETCH_MAX_WAIT_MS}: a task runs only
      *       once its changelogs are restored, and the state updater restores the tasks of a thread in batches
      *       through one consumer. With the default 500 ms, the offset reset of each batch after the first waited
-     *       for the previous batch's empty fetch to come back: 300-440 ms per batch even for a fresh pipeline's
-     *       empty changelogs, and 2.3-2.6 s from {@code start()} to RUNNING for eight tasks on two threads (1.8-2.0 s
-     *       with this setting, in the same bench). A fetch that finds records returns at once either way; only
-     *       an idle standby task (none by default) polls more often.</li>
+     *       for the previous batch's empty fetch to come back: 160-520 ms per batch even for a fresh pipeline's
+     *       empty changelogs (5-100 ms with this setting); from {@code start()} to RUNNING, eight tasks on two
+     *       threads took a median 2.34 s before and 2.04 s after (docs/benchmarks.md, session 7). A fetch that finds
+     *       records returns at once either way; only an idle standby task (none by default) polls more often.</li>
      * </ul>
      */
     public static final Map<String, Object> TUNED_DEFAULTS = Map.of(
