@@ -6,7 +6,6 @@ import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.SyncRules;
-import io.tributary.topics.GroupMembership;
 import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.consume.ProcessSeals;
@@ -229,7 +228,6 @@ public final class StorageWriter implements AutoCloseable {
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(config.batchRecords(), 10_000));
-        properties.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, GroupMembership.HEARTBEAT_INTERVAL_MS);
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, consumerGroup + "-" + index + "-"
             + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFL));
         return properties;

@@ -1,6 +1,5 @@
 package io.tributary.stream;
 
-import io.tributary.topics.GroupMembership;
 import io.tributary.topics.TopicNames;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -40,6 +39,9 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
     /** The default retry backoff of the stream threads' producers, in milliseconds (see {@link #TUNED_DEFAULTS}). */
     public static final long PRODUCER_RETRY_BACKOFF_MS = 20L;
 
+    /** The stream threads' heartbeat interval in their group, in milliseconds (see {@link #TUNED_DEFAULTS}). */
+    public static final int MAIN_CONSUMER_HEARTBEAT_INTERVAL_MS = 500;
+
     /** How long the restore consumer's fetches wait for records, in milliseconds (see {@link #TUNED_DEFAULTS}). */
     public static final int RESTORE_FETCH_MAX_WAIT_MS = 20;
 
@@ -66,8 +68,12 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
      *       transaction's markers, and retried after this backoff (default 100 ms: with prompt commits, up to a
      *       tenth of a second lost per commit, the lag the prompt commit is there to cut). Failures that persist
      *       still back off exponentially, up to {@code retry.backoff.max.ms} (1 s).</li>
-     *   <li>{@code main.consumer.heartbeat.interval.ms = }{@value GroupMembership#HEARTBEAT_INTERVAL_MS}: a thread
-     *       learns of a rebalance within half a second, not three ({@link GroupMembership}).</li>
+     *   <li>{@code main.consumer.heartbeat.interval.ms = }{@value #MAIN_CONSUMER_HEARTBEAT_INTERVAL_MS} (Kafka's
+     *       default: 3 s): under the classic protocol a member learns that its group rebalances only from its next
+     *       heartbeat. The threads of a process join a fresh group a moment apart; the first completed the group
+     *       alone and the second was let in ~3 s later, a rebalance of every task in the middle of the first
+     *       snapshot. It now comes within half a second. Exactly-once makes a rebalance at any moment safe here;
+     *       the session timeout (45 s) is unchanged.</li>
      *   <li>{@code restore.consumer.fetch.max.wait.ms = }{@value #RESTORE_FETCH_MAX_WAIT_MS}: a task runs only
      *       once its changelogs are restored, and the state updater restores the tasks of a thread in batches
      *       through one consumer. With the default 500 ms, the offset reset of each batch after the first waited
@@ -83,7 +89,7 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
         StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS,
         StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS,
         StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-        GroupMembership.HEARTBEAT_INTERVAL_MS,
+        MAIN_CONSUMER_HEARTBEAT_INTERVAL_MS,
         StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), RESTORE_FETCH_MAX_WAIT_MS);
 
     /** The suffix of the application id after the topic prefix. */
