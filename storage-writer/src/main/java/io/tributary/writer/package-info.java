@@ -21,7 +21,9 @@
  *   <li><b>Failures.</b> Retriable storage failures (SQLSTATE 08xxx, 40001, 40P01, 53xxx, 55P03, 57P0x,
  *       connection loss) are retried with capped exponential backoff, jitter and a deadline, and abandoned at once
  *       on shutdown; anything else stops the writer (decided by {@code io.tributary.postgres.SqlErrors}). A poison
- *       record goes to the dead-letter topic and is consumed as a no-op.</li>
+ *       record is consumed as a no-op and goes to the dead-letter topic, sent by the committer right before the
+ *       transaction that stores its offset: a batch a rebalance drops has sent nothing, and only a crash or a fencing
+ *       between that send and the commit repeats a letter (at least once; letters carry their origin).</li>
  *   <li><b>Pipelining.</b> Per writer loop, a poll thread decodes, evaluates and reduces the next batches while a
  *       committer thread commits the previous ones, in order per partition; a bounded queue and
  *       {@code pause()} turn slow storage into backpressure.</li>

@@ -13,13 +13,19 @@ import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.messages.Barrier;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
@@ -122,6 +128,60 @@ class StorageWriterIT {
         }
     }
 
+    /**
+     * A poison record evaluated while an earlier batch of its partition is being committed waits in the committer's
+     * queue; a rebalance then drops that queue and the partition's next owner evaluates the record again. Its dead
+     * letter must still be sent once.
+     */
+    @Test
+    void aPoisonRecordQueuedWhenItsPartitionMovesIsDeadLetteredOnce(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 1, RULES);
+             StorageWriter first = h.start(1, 1)) {
+            h.log.upsert("lists", "l0", "{\"id\":\"l0\",\"title\":\"first\"}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(first));
+            long poisonOffset;
+            StorageWriter second;
+            try (Connection lock = h.db.connect()) {
+                lock.setAutoCommit(false);
+                try (Statement s = lock.createStatement()) {
+                    s.execute("SELECT 1 FROM tributary.partition_offsets WHERE group_id = " + h.groupId
+                        + " FOR UPDATE");
+                }
+                h.log.upsert("lists", "l1", "{\"id\":\"l1\",\"title\":\"in flight\"}");
+                h.log.flush();
+                poisonOffset = h.endOffsets().get(0);
+                h.log.raw(0, "not a key".getBytes(StandardCharsets.UTF_8),
+                    "{not json".getBytes(StandardCharsets.UTF_8));
+                h.log.upsert("lists", "l2", "{\"id\":\"l2\",\"title\":\"after\"}");
+                h.log.barrier();
+                h.log.flush();
+                await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLocks(h) > 0);
+                Thread.sleep(500);
+                second = h.start(1, 1);
+                Thread.sleep(3_000);
+                lock.commit();
+            }
+            try (second) {
+                h.awaitCaughtUp(Duration.ofSeconds(30), List.of(first, second));
+
+                assertThat(StorageView.reduce(h.storage.ops())).isEqualTo(h.log.expected(RULES).buckets());
+                assertThat(readAll(h.services.kafkaProperties(), h.names.deadLetters()))
+                    .map(DeadLetters::originOf)
+                    .containsExactly(Optional.of(RecordPosition.of(h.names.rows(), 0, poisonOffset)));
+            }
+        }
+    }
+
+    private static long waitingForLocks(WriterHarness h) throws SQLException {
+        try (Connection c = h.db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                 + " AND datname = current_database()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     @Test
     void checkpointsAdvanceOnAnIdleSourceFromBarriersAlone(TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, 3, RULES);
@@ -152,6 +212,23 @@ class StorageWriterIT {
 
             await().atMost(Duration.ofSeconds(20)).until(() -> !writer.isRunning());
             assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(Properties kafka, String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                return partitions.stream().allMatch(p -> consumer.position(p) >= ends.get(p));
+            });
+            return records;
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Future;
 
 /**
  * Accumulates the evaluated records of one partition, in offset order, into {@link PreparedBatch batches}: several
@@ -26,7 +25,7 @@ public final class BatchBuilder {
 
     private final Map<SourceKey, RowChange> changes = new LinkedHashMap<>();
     private final List<TableReady> ready = new ArrayList<>();
-    private final List<Future<?>> deadLetters = new ArrayList<>();
+    private final List<DeadLetter> deadLetters = new ArrayList<>();
     private Optional<Barrier> barrier = Optional.empty();
     private Optional<TableTruncate> truncate = Optional.empty();
     private long firstOffset = -1;
@@ -79,10 +78,10 @@ public final class BatchBuilder {
     }
 
     /**
-     * The record at {@code offset} changes nothing (e.g. poison, dead-lettered by {@code deadLetter}) but is
+     * The record at {@code offset} changes nothing (e.g. poison, to be dead-lettered as {@code deadLetter}) but is
      * consumed with the batch.
      */
-    public boolean addSkipped(long offset, Optional<Future<?>> deadLetter) {
+    public boolean addSkipped(long offset, Optional<DeadLetter> deadLetter) {
         advance(offset);
         deadLetter.ifPresent(deadLetters::add);
         return isComplete();

@@ -6,7 +6,6 @@ import io.tributary.topics.messages.TableTruncate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Future;
 
 /**
  * A run of consecutive records of one partition of {@code rows}, evaluated and reduced, ready to be applied in one
@@ -20,13 +19,13 @@ import java.util.concurrent.Future;
  * @param ready       table-ready markers in the batch, in order (all before its barrier, if any)
  * @param barrier     the barrier ending the batch, if it ends with one
  * @param truncate    the truncation ending the batch, if it ends with one
- * @param deadLetters pending sends of the batch's poison records to the dead-letter topic; the batch must not
- *                    commit before they are acknowledged
+ * @param deadLetters the batch's poison records, to send to the dead-letter topic; the batch must not commit
+ *                    before Kafka acknowledged them
  * @param records     how many records the batch covers ({@code nextOffset - firstOffset} minus gaps)
  */
 public record PreparedBatch(int partition, long firstOffset, long nextOffset, List<RowChange> changes,
                             List<TableReady> ready, Optional<Barrier> barrier, Optional<TableTruncate> truncate,
-                            List<Future<?>> deadLetters, int records) {
+                            List<DeadLetter> deadLetters, int records) {
 
     public PreparedBatch {
         if (partition < 0 || firstOffset < 0 || nextOffset <= firstOffset || records < 1) {
@@ -49,6 +48,13 @@ public record PreparedBatch(int partition, long firstOffset, long nextOffset, Li
      */
     public boolean allocatesOps() {
         return !changes.isEmpty() || truncate.isPresent();
+    }
+
+    /** This batch with its dead letters sent: none left to send. */
+    public PreparedBatch withoutDeadLetters() {
+        return deadLetters.isEmpty() ? this
+            : new PreparedBatch(partition, firstOffset, nextOffset, changes, ready, barrier, truncate, List.of(),
+                records);
     }
 
     /** {@code rows-<partition>@<first>..<next>}, for logs and errors. */

@@ -6,6 +6,7 @@ import io.tributary.postgres.StoppedException;
 import io.tributary.writer.apply.ApplyResult;
 import io.tributary.writer.apply.ApplyTarget;
 import io.tributary.writer.apply.BatchApplier;
+import io.tributary.writer.apply.DeadLetter;
 import io.tributary.writer.apply.FencedException;
 import io.tributary.writer.apply.PreparedBatch;
 import io.tributary.writer.internals.WriterCounters;
@@ -62,6 +63,7 @@ final class Committer implements Runnable {
     }
 
     private final BatchApplier applier;
+    private final DeadLetterSink deadLetters;
     private final PeerSeals gate;
     private final LazyConnection storage;
     private final Retrier retrier;
@@ -80,12 +82,13 @@ final class Committer implements Runnable {
     private boolean gateBlocked;
     private volatile Throwable failure;
 
-    Committer(BatchApplier applier, PeerSeals gate, LazyConnection storage, Retrier retrier,
-              WriterCounters counters, Duration gateRecheck, int transactionRecords) {
+    Committer(BatchApplier applier, DeadLetterSink deadLetters, PeerSeals gate, LazyConnection storage,
+              Retrier retrier, WriterCounters counters, Duration gateRecheck, int transactionRecords) {
         if (transactionRecords < 1) {
             throw new IllegalArgumentException("transactionRecords must be >= 1, got " + transactionRecords);
         }
         this.applier = applier;
+        this.deadLetters = deadLetters;
         this.gate = gate;
         this.storage = storage;
         this.retrier = retrier;
@@ -358,16 +361,17 @@ final class Committer implements Runnable {
         });
     }
 
-    /** Commits {@code work}; returns false if it was handed back to the queues (or dropped) instead. */
-    private boolean commit(Work work) throws Exception {
-        Set<PartitionState> states = work.records().keySet();
+    /**
+     * Commits {@code work}; returns false if it was handed back to the queues (or dropped) instead. Its dead letters
+     * are sent first, once (batches handed back no longer carry them).
+     */
+    private boolean commit(Work taken) throws Exception {
+        Set<PartitionState> states = taken.records().keySet();
         if (!states.stream().allMatch(PartitionState::isLive)) {
-            requeue(work);
+            requeue(taken);
             return false;
         }
-        for (PreparedBatch batch : work.batches()) {
-            awaitDeadLetters(batch);
-        }
+        Work work = sendDeadLetters(taken);
         List<ApplyTarget> targets = states.stream().map(PartitionState::target).toList();
         Map<Integer, ApplyResult> results;
         long started = System.nanoTime();
@@ -410,14 +414,32 @@ final class Committer implements Runnable {
         return true;
     }
 
-    private static void awaitDeadLetters(PreparedBatch batch) throws Exception {
-        for (Future<?> send : batch.deadLetters()) {
+    /**
+     * Sends the dead letters of {@code work} and waits for Kafka to acknowledge them; returns the work without them.
+     * Sending them here, right before the transaction that stores the batches' offsets, rather than when the records
+     * are evaluated, means a batch dropped from the queue by a rebalance has sent nothing: its partition's next owner
+     * evaluates the records again and sends their letters once. Only a crash, or a fencing, between the send and the
+     * commit repeats a letter (each carries its origin, so a reader can drop repeats).
+     */
+    private Work sendDeadLetters(Work work) throws Exception {
+        if (work.batches().stream().allMatch(batch -> batch.deadLetters().isEmpty())) {
+            return work;
+        }
+        List<Future<?>> sends = new ArrayList<>();
+        for (PreparedBatch batch : work.batches()) {
+            for (DeadLetter letter : batch.deadLetters()) {
+                sends.add(deadLetters.send(letter));
+            }
+        }
+        for (Future<?> send : sends) {
             try {
                 send.get();
             } catch (ExecutionException e) {
-                throw new IllegalStateException("Dead-lettering a record of " + batch.describe() + " failed; the"
+                throw new IllegalStateException("Dead-lettering a record of " + work.describe() + " failed; the"
                     + " batch cannot skip it", e.getCause());
             }
+            counters.deadLettered();
         }
+        return new Work(work.batches().stream().map(PreparedBatch::withoutDeadLetters).toList(), work.records());
     }
 }

@@ -1,9 +1,9 @@
 package io.tributary.writer.consume;
 
 import io.tributary.topics.codec.DeadLetters;
+import io.tributary.writer.apply.DeadLetter;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Future;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -33,11 +33,11 @@ final class DeadLetterSink {
         this.groupId = groupId;
     }
 
-    /** Sends {@code poison}; the returned future completes when Kafka acknowledged it. */
-    Future<RecordMetadata> send(ConsumerRecord<byte[], byte[]> poison, Exception error) {
-        LOG.warn("Group {}: dead-lettering {}-{}@{}: {}", groupId, poison.topic(), poison.partition(),
-            poison.offset(), error.getMessage());
-        ProducerRecord<byte[], byte[]> record = DeadLetters.record(topic, poison, STAGE, error);
+    /** Sends {@code letter}; the returned future completes when Kafka acknowledged it. */
+    Future<RecordMetadata> send(DeadLetter letter) {
+        LOG.warn("Group {}: dead-lettering {}-{}@{}: {}", groupId, letter.record().topic(),
+            letter.record().partition(), letter.record().offset(), letter.error().getMessage());
+        ProducerRecord<byte[], byte[]> record = DeadLetters.record(topic, letter.record(), STAGE, letter.error());
         record.headers().add(GROUP_HEADER, Long.toString(groupId).getBytes(StandardCharsets.UTF_8));
         return producer.send(record);
     }

@@ -12,6 +12,7 @@ import io.tributary.topics.messages.RowsMessage;
 import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import io.tributary.writer.apply.BatchBuilder;
+import io.tributary.writer.apply.DeadLetter;
 import io.tributary.writer.apply.SourceKey;
 import io.tributary.writer.internals.WriterCounters;
 import java.util.Optional;
@@ -22,22 +23,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Decodes a record of {@code rows}, evaluates the sync rules on rows and adds the outcome to a partition's
  * {@link BatchBuilder}. A record that cannot be decoded, or a row the rules cannot evaluate at all (not a JSON
- * object), is poison: it is dead-lettered and consumed as a no-op, and processing continues. Rows the rules
+ * object), is poison: it is consumed as a no-op, its batch carries it to the dead-letter topic, and processing
+ * continues. Rows the rules
  * select but cannot emit (e.g. a null id) are counted and logged; the row's other buckets still apply.
  *
- * <p>Thread-safe if its parts are (rules, sink and counters are); used by poll threads.
+ * <p>Thread-safe if its parts are (rules and counters are); used by poll threads.
  */
 final class RecordEvaluator {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordEvaluator.class);
 
     private final SyncRules rules;
-    private final DeadLetterSink deadLetters;
     private final WriterCounters counters;
 
-    RecordEvaluator(SyncRules rules, DeadLetterSink deadLetters, WriterCounters counters) {
+    RecordEvaluator(SyncRules rules, WriterCounters counters) {
         this.rules = rules;
-        this.deadLetters = deadLetters;
         this.counters = counters;
     }
 
@@ -72,8 +72,7 @@ final class RecordEvaluator {
             }
             throw new IllegalStateException("Unknown rows message " + message.getClass().getName());
         } catch (MessageFormatException | IllegalArgumentException e) {
-            counters.deadLettered();
-            return builder.addSkipped(offset, Optional.of(deadLetters.send(record, e)));
+            return builder.addSkipped(offset, Optional.of(new DeadLetter(record, e)));
         }
     }
 

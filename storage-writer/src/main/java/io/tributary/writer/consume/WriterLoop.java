@@ -103,12 +103,12 @@ public final class WriterLoop implements Runnable {
                                     StopSignal stop, WriterCounters counters) {
         WriterTuning tuning = config.tuning();
         RetryPolicy policy = tuning.retryPolicy();
-        Committer committer = new Committer(new BatchApplier(config.groupId()),
+        DeadLetterSink deadLetters = new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId());
+        Committer committer = new Committer(new BatchApplier(config.groupId()), deadLetters,
             new PeerSeals(config.groupId(), seals), StorageConnections.to(config.storage(), name + "-commit"),
             Retrier.of(policy, stop), counters, tuning.gateRecheck(), config.batchRecords());
         seals.onNewSeal(committer::peerSealed);
-        RecordEvaluator evaluator = new RecordEvaluator(rules,
-            new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId()), counters);
+        RecordEvaluator evaluator = new RecordEvaluator(rules, counters);
         return new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
             StorageConnections.to(config.storage(), name + "-claim"), Retrier.of(policy, stop), stop, counters,
             config.batchRecords(), tuning.queuedBatches(), tuning.pollTimeout(), tuning.closeTimeout());

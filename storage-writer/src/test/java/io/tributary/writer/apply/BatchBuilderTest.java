@@ -12,7 +12,7 @@ import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 class BatchBuilderTest {
@@ -20,6 +20,8 @@ class BatchBuilderTest {
     private static final BucketRow U1 = new BucketRow("by_user[\"u1\"]", "todos", "t1", "{\"v\":1}");
     private static final BucketRow U2 = new BucketRow("by_user[\"u2\"]", "todos", "t1", "{\"v\":2}");
     private static final BucketRow U3 = new BucketRow("by_user[\"u3\"]", "todos", "t1", "{\"v\":3}");
+    private static final DeadLetter LETTER = new DeadLetter(new ConsumerRecord<>("rows", 0, 1, new byte[0],
+        new byte[0]), new IllegalArgumentException("poison"));
 
     @Test
     void severalRecordsOfAKeyReduceToTheLastInOrder() {
@@ -84,12 +86,15 @@ class BatchBuilderTest {
     void theBatchIsCompleteAtMaxRecords() {
         BatchBuilder builder = new BatchBuilder(0, 2);
         assertThat(builder.addRow(key("t1"), 0, List.of(U1))).isFalse();
-        assertThat(builder.addSkipped(1, Optional.of(CompletableFuture.completedFuture(null)))).isTrue();
+        assertThat(builder.addSkipped(1, Optional.of(LETTER))).isTrue();
 
         PreparedBatch batch = builder.take();
 
-        assertThat(batch.deadLetters()).hasSize(1);
+        assertThat(batch.deadLetters()).containsExactly(LETTER);
         assertThat(batch.nextOffset()).isEqualTo(2);
+        assertThat(batch.withoutDeadLetters().deadLetters()).isEmpty();
+        assertThat(batch.withoutDeadLetters().changes()).isEqualTo(batch.changes());
+        assertThat(batch.withoutDeadLetters().nextOffset()).isEqualTo(2);
     }
 
     @Test

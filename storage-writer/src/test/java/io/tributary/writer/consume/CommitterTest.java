@@ -13,13 +13,15 @@ import io.tributary.writer.internals.WriterCounters;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /** The committer's queue bookkeeping, without running its thread (no storage is touched). */
 class CommitterTest {
 
-    private final Committer committer = new Committer(new BatchApplier(1), new PeerSeals(1, 2),
+    private final Committer committer = new Committer(new BatchApplier(1),
+        new DeadLetterSink(new MockProducer<>(), "dead-letters", 1), new PeerSeals(1, 2),
         new LazyConnection(new PgEndpoint("jdbc:postgresql://localhost:1/none", "nobody", "")),
         Retrier.of(RetryPolicy.of(Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)), new StopSignal()),
         new WriterCounters(), Duration.ofMillis(20), 100);

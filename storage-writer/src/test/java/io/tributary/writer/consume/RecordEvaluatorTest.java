@@ -16,12 +16,14 @@ import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.StreamPosition;
 import io.tributary.topics.messages.TableId;
 import io.tributary.writer.apply.BatchBuilder;
+import io.tributary.writer.apply.DeadLetter;
+import io.tributary.writer.apply.PreparedBatch;
 import io.tributary.writer.apply.RowChange;
 import io.tributary.writer.apply.SourceKey;
 import io.tributary.writer.internals.WriterCounters;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.MockProducer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,8 +46,7 @@ class RecordEvaluatorTest {
         .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .build();
 
-    private final RecordEvaluator evaluator = new RecordEvaluator(RULES,
-        new DeadLetterSink(new MockProducer<>(), "dead-letters", 1), new WriterCounters());
+    private final RecordEvaluator evaluator = new RecordEvaluator(RULES, new WriterCounters());
 
     @Test
     void rowRecordsBecomeTheChangesOfTheirTrees() throws Exception {
@@ -69,5 +70,19 @@ class RecordEvaluatorTest {
                 RULES.evaluate("public.items", (ObjectNode) TREE.readTree(json)).rows());
             assertThat(builder.take().changes()).as(json).containsExactly(expected);
         }
+    }
+
+    @Test
+    void aPoisonRecordIsConsumedAsANoOpAndItsBatchCarriesItsDeadLetter() {
+        ConsumerRecord<byte[], byte[]> poison = new ConsumerRecord<>("rows", 0, 7,
+            "not a key".getBytes(StandardCharsets.UTF_8), "{not json".getBytes(StandardCharsets.UTF_8));
+        BatchBuilder builder = new BatchBuilder(0, 1);
+
+        assertThat(evaluator.add(builder, poison)).isTrue();
+
+        PreparedBatch batch = builder.take();
+        assertThat(batch.changes()).isEmpty();
+        assertThat(batch.nextOffset()).isEqualTo(8);
+        assertThat(batch.deadLetters()).extracting(DeadLetter::record).containsExactly(poison);
     }
 }
