@@ -118,10 +118,13 @@ public final class PipelineRun {
             return new Outcome(code, startedAt, seconds, summary, output.toString());
         }
 
-        /** Interrupts the launcher (it closes its pipeline) and waits up to a minute for it to return. */
+        /**
+         * Interrupts the launcher once (it closes its pipeline, as on a shutdown signal) and waits up to a minute for
+         * it to return. A second interrupt would cut the pipeline's close short.
+         */
         public Outcome stop() throws InterruptedException {
             exit.cancel(true);
-            thread.shutdownNow();
+            thread.shutdown();
             thread.awaitTermination(60, TimeUnit.SECONDS);
             return new Outcome(0, startedAt, (System.nanoTime() - start) / 1e9, Optional.empty(), output.toString());
         }
