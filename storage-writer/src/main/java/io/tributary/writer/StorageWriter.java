@@ -23,6 +23,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -38,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * group's consumer group over {@code rows}, each evaluating the sync rules and applying bucket ops to storage in
  * one transaction per batch, plus one checkpointer advancing the group's checkpoint. See the package
  * documentation for the guarantees.
+ *
+ * <p>Partitions move between members incrementally (the cooperative sticky assignor, under the classic group
+ * protocol): when a writer joins or leaves, only the partitions that change owner are revoked, and the others keep
+ * their queued batches and fencing tokens. (Kafka's default, the range assignor, revoked every partition of every
+ * member at each rebalance, so each scale-out paused the whole group and re-read its queued batches.) A deployment
+ * switching over from the range assignor needs one rolling restart; Kafka's own default list allows it.
  *
  * <p>{@link #start(WriterConfig)} returns once the threads run; the writer then works until {@link #close()} or a
  * fatal failure ({@link #failure()}; every thread stops, the launcher decides what next). Thread-safe.
@@ -228,6 +236,11 @@ public final class StorageWriter implements AutoCloseable {
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(config.batchRecords(), 10_000));
+        if (!GroupProtocol.CONSUMER.name().equalsIgnoreCase(
+            String.valueOf(properties.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
+            properties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                CooperativeStickyAssignor.class.getName());
+        }
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, consumerGroup + "-" + index + "-"
             + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFL));
         return properties;

@@ -118,6 +118,21 @@ final class StorageView {
         return offsets;
     }
 
+    /** The fencing token of each partition: how many times a writer claimed it. */
+    Map<Integer, Long> fencingTokens() throws SQLException {
+        Map<Integer, Long> tokens = new HashMap<>();
+        try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(
+            "SELECT partition, fencing_token FROM tributary.partition_offsets WHERE group_id = ?")) {
+            s.setLong(1, groupId);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    tokens.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+        }
+        return tokens;
+    }
+
     /** The newest published checkpoint. */
     Optional<Checkpoint> checkpoint() throws SQLException {
         try (Connection c = db.connect()) {

@@ -129,6 +129,37 @@ class StorageWriterIT {
     }
 
     /**
+     * Scaling out moves partitions, not the whole group: a writer that joins takes its share of the partitions, and
+     * the writer already there keeps the others without a pause (it never gives them up, so their fencing tokens
+     * stay at its first claim). With an eager assignor every partition was revoked and claimed again.
+     */
+    @Test
+    void aJoiningWriterTakesItsShareWhileTheOtherKeepsTheRest(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 4, RULES);
+             StorageWriter first = h.start(100, 1)) {
+            for (int i = 0; i < 40; i++) {
+                h.log.upsert("lists", "l" + i, "{\"id\":\"l" + i + "\",\"title\":\"before\"}");
+            }
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(first));
+            assertThat(h.storage.fencingTokens()).containsOnlyKeys(0, 1, 2, 3).allSatisfy((p, t) -> assertThat(t)
+                .isEqualTo(1));
+
+            try (StorageWriter second = h.start(100, 1)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> h.storage.fencingTokens().containsValue(2L));
+                for (int i = 0; i < 40; i++) {
+                    h.log.upsert("lists", "l" + i, "{\"id\":\"l" + i + "\",\"title\":\"after\"}");
+                }
+                h.log.barrier();
+                h.awaitCaughtUp(Duration.ofSeconds(30), List.of(first, second));
+
+                assertThat(StorageView.reduce(h.storage.ops())).isEqualTo(h.log.expected(RULES).buckets());
+                assertThat(h.storage.fencingTokens().values()).containsExactlyInAnyOrder(1L, 1L, 2L, 2L);
+            }
+        }
+    }
+
+    /**
      * A poison record evaluated while an earlier batch of its partition is being committed waits in the committer's
      * queue; a rebalance then drops that queue and the partition's next owner evaluates the record again. Its dead
      * letter must still be sent once.
