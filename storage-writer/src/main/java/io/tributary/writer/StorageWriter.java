@@ -6,6 +6,7 @@ import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.GroupMembership;
 import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.consume.ProcessSeals;
@@ -236,6 +237,7 @@ public final class StorageWriter implements AutoCloseable {
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(config.batchRecords(), 10_000));
+        properties.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, GroupMembership.HEARTBEAT_INTERVAL_MS);
         if (!GroupProtocol.CONSUMER.name().equalsIgnoreCase(
             String.valueOf(properties.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
             properties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,

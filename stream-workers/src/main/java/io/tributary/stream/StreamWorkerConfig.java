@@ -1,5 +1,6 @@
 package io.tributary.stream;
 
+import io.tributary.topics.GroupMembership;
 import io.tributary.topics.TopicNames;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -40,7 +41,7 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
     public static final long PRODUCER_RETRY_BACKOFF_MS = 20L;
 
     /** The stream threads' heartbeat interval in their group, in milliseconds (see {@link #TUNED_DEFAULTS}). */
-    public static final int MAIN_CONSUMER_HEARTBEAT_INTERVAL_MS = 500;
+    public static final int MAIN_CONSUMER_HEARTBEAT_INTERVAL_MS = GroupMembership.HEARTBEAT_INTERVAL_MS;
 
     /** How long the restore consumer's fetches wait for records, in milliseconds (see {@link #TUNED_DEFAULTS}). */
     public static final int RESTORE_FETCH_MAX_WAIT_MS = 20;

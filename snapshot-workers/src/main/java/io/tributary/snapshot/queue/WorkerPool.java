@@ -7,6 +7,7 @@ import io.tributary.snapshot.internals.ProgressLog;
 import io.tributary.snapshot.publish.ChunkPublisher;
 import io.tributary.snapshot.read.ChunkReader;
 import io.tributary.snapshot.read.SourceSession;
+import io.tributary.topics.GroupMembership;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,6 +95,7 @@ public final class WorkerPool implements AutoCloseable {
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         settings.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         settings.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RoundRobinAssignor.class.getName());
+        settings.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, GroupMembership.HEARTBEAT_INTERVAL_MS);
         settings.putAll(config.kafka());
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumerGroup());
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
