@@ -18,11 +18,7 @@ import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.topics.messages.Lsn;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -71,7 +67,6 @@ public final class Replication {
                 + wait.gaveUp(), e);
         }
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
-        Path stateDirectory = temporaryDirectory();
         CountDownLatch shutdown = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -79,7 +74,8 @@ public final class Replication {
             awaitQuietly(closed, SHUTDOWN_TIMEOUT);
         }, "tributary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (Pipeline pipeline = Pipeline.start(config, environment, role, stateDirectory, registry, wait);
+        try (LocalState state = LocalState.claim();
+             Pipeline pipeline = Pipeline.start(config, environment, role, state.path(), registry, wait);
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
@@ -199,16 +195,6 @@ public final class Replication {
                 + "group %d ACTIVE at checkpoint op_id %d, LSN %s", elapsedMillis / 1000.0, snapshot.rowsDone(),
             snapshot.windows().size(), snapshot.rowsDone() * 1000.0 / Math.max(1, elapsedMillis), group.id(),
             group.checkpoint().orElseThrow().opId(), group.checkpoint().orElseThrow().lsn());
-    }
-
-    private static Path temporaryDirectory() {
-        try {
-            Path directory = Files.createTempDirectory("tributary-state");
-            directory.toFile().deleteOnExit();
-            return directory;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a state directory", e);
-        }
     }
 
     private static void removeHook(Thread hook) {
