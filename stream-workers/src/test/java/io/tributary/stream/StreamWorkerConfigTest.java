@@ -36,6 +36,7 @@ class StreamWorkerConfigTest {
         assertThat(defaults.get("producer.retry.backoff.ms")).isEqualTo(20L);
         assertThat(defaults.get("main.consumer.heartbeat.interval.ms")).isEqualTo(500);
         assertThat(defaults.get("restore.consumer.fetch.max.wait.ms")).isEqualTo(20);
+        assertThat(defaults.get("processing.exception.handler.global.enabled")).isEqualTo(true);
         assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(0L);
     }
 
