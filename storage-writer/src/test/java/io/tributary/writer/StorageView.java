@@ -105,32 +105,26 @@ final class StorageView {
 
     /** The stored next offset of each partition. */
     Map<Integer, Long> storedOffsets() throws SQLException {
-        Map<Integer, Long> offsets = new HashMap<>();
-        try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(
-            "SELECT partition, next_offset FROM tributary.partition_offsets WHERE group_id = ?")) {
-            s.setLong(1, groupId);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    offsets.put(rs.getInt(1), rs.getLong(2));
-                }
-            }
-        }
-        return offsets;
+        return perPartition("next_offset");
     }
 
     /** The fencing token of each partition: how many times a writer claimed it. */
     Map<Integer, Long> fencingTokens() throws SQLException {
-        Map<Integer, Long> tokens = new HashMap<>();
+        return perPartition("fencing_token");
+    }
+
+    private Map<Integer, Long> perPartition(String column) throws SQLException {
+        Map<Integer, Long> values = new HashMap<>();
         try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(
-            "SELECT partition, fencing_token FROM tributary.partition_offsets WHERE group_id = ?")) {
+            "SELECT partition, " + column + " FROM tributary.partition_offsets WHERE group_id = ?")) {
             s.setLong(1, groupId);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    tokens.put(rs.getInt(1), rs.getLong(2));
+                    values.put(rs.getInt(1), rs.getLong(2));
                 }
             }
         }
-        return tokens;
+        return values;
     }
 
     /** The newest published checkpoint. */
