@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * Decodes a record of {@code rows}, evaluates the sync rules on rows and adds the outcome to a partition's
  * {@link BatchBuilder}. A record that cannot be decoded, or a row the rules cannot evaluate at all (not a JSON
  * object), is poison: it is consumed as a no-op, its batch carries it to the dead-letter topic, and processing
- * continues. Rows the rules
- * select but cannot emit (e.g. a null id) are counted and logged; the row's other buckets still apply.
+ * continues. Rows the rules select but cannot emit (e.g. a null id) are counted and logged; the row's other
+ * buckets still apply.
  *
  * <p>Thread-safe if its parts are (rules and counters are); used by poll threads.
  */
