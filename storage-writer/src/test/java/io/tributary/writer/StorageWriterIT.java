@@ -161,17 +161,17 @@ class StorageWriterIT {
 
     /**
      * A poison record evaluated while an earlier batch of its partition is being committed waits in the committer's
-     * queue; a rebalance then drops that queue and the partition's next owner evaluates the record again. Its dead
-     * letter must still be sent once.
+     * queue; a rebalance then drops that queue (the range assignor revokes every partition) and the partition's next
+     * owner evaluates the record again. Its dead letter must still be sent once.
      */
     @Test
     void aPoisonRecordQueuedWhenItsPartitionMovesIsDeadLetteredOnce(TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, 1, RULES);
-             StorageWriter first = h.start(1, 1)) {
+             StorageWriter first = h.startEager(1, 1)) {
             h.log.upsert("lists", "l0", "{\"id\":\"l0\",\"title\":\"first\"}");
             h.log.barrier();
             h.awaitCaughtUp(Duration.ofSeconds(30), List.of(first));
-            long poisonOffset;
+            long poisonOffset = h.endOffsets().get(0) + 1;
             StorageWriter second;
             try (Connection lock = h.db.connect()) {
                 lock.setAutoCommit(false);
@@ -180,17 +180,16 @@ class StorageWriterIT {
                         + " FOR UPDATE");
                 }
                 h.log.upsert("lists", "l1", "{\"id\":\"l1\",\"title\":\"in flight\"}");
-                h.log.flush();
-                poisonOffset = h.endOffsets().get(0);
                 h.log.raw(0, "not a key".getBytes(StandardCharsets.UTF_8),
                     "{not json".getBytes(StandardCharsets.UTF_8));
                 h.log.upsert("lists", "l2", "{\"id\":\"l2\",\"title\":\"after\"}");
                 h.log.barrier();
                 h.log.flush();
+                // One poll brings all four; l1's batch blocks on the lock, the poison's waits behind it.
                 await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLocks(h) > 0);
-                Thread.sleep(500);
-                second = h.start(1, 1);
-                Thread.sleep(3_000);
+                second = h.startEager(1, 1);
+                // Stable again: the first writer gave up its partition (its in-flight commit still blocked).
+                h.awaitStableGroup(2, Duration.ofSeconds(60));
                 lock.commit();
             }
             try (second) {

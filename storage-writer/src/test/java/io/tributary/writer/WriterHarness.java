@@ -19,7 +19,11 @@ import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 
 /** One writer test's world: a storage database with a group, fresh topics, a rows log and writer configs. */
@@ -89,13 +93,40 @@ final class WriterHarness implements AutoCloseable {
 
     /** A writer config whose storage is reached at {@code jdbcUrl} (e.g. through a proxy). */
     WriterConfig config(int batchRecords, int threads, String jdbcUrl) {
-        return WriterConfig.of(writerKafka(), names, new PgEndpoint(jdbcUrl, db.user(), db.password()),
+        return config(writerKafka(), batchRecords, threads, jdbcUrl);
+    }
+
+    private WriterConfig config(Properties kafka, int batchRecords, int threads, String jdbcUrl) {
+        return WriterConfig.of(kafka, names, new PgEndpoint(jdbcUrl, db.user(), db.password()),
             groupId, rules, batchRecords, threads).withTuning(WriterTuning.defaults()
             .withCheckpointInterval(Duration.ofMillis(50)).withRetryDeadline(Duration.ofSeconds(30)));
     }
 
     StorageWriter start(int batchRecords, int threads) throws Exception {
         return StorageWriter.start(config(batchRecords, threads));
+    }
+
+    /** A writer whose group gives up every partition at each rebalance (Kafka's range assignor, which is eager). */
+    StorageWriter startEager(int batchRecords, int threads) throws Exception {
+        Properties kafka = writerKafka();
+        kafka.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
+        return StorageWriter.start(config(kafka, batchRecords, threads, db.jdbcUrl()));
+    }
+
+    /** The writers' consumer group (named as {@code SyncRulesGroup.consumerGroup} names it). */
+    String consumerGroup() {
+        return names.prefix() + "storage-writer-g" + groupId;
+    }
+
+    /** Waits until the writers' consumer group is stable with {@code members} members. */
+    void awaitStableGroup(int members, Duration timeout) throws Exception {
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            await().atMost(timeout).pollInterval(Duration.ofMillis(50)).until(() -> {
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(consumerGroup())).all().get()
+                    .get(consumerGroup());
+                return group.groupState() == GroupState.STABLE && group.members().size() == members;
+            });
+        }
     }
 
     /** The end offset of every partition of rows. */
