@@ -11,6 +11,7 @@ import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -113,17 +114,19 @@ final class WriterHarness implements AutoCloseable {
         return StorageWriter.start(config(kafka, batchRecords, threads, db.jdbcUrl()));
     }
 
-    /** The writers' consumer group (named as {@code SyncRulesGroup.consumerGroup} names it). */
-    String consumerGroup() {
-        return names.prefix() + "storage-writer-g" + groupId;
+    /** The writers' consumer group. */
+    String consumerGroup() throws SQLException {
+        try (Connection c = db.connect()) {
+            return SyncRulesGroups.find(c, groupId).orElseThrow().consumerGroup(names.prefix());
+        }
     }
 
     /** Waits until the writers' consumer group is stable with {@code members} members. */
     void awaitStableGroup(int members, Duration timeout) throws Exception {
+        String name = consumerGroup();
         try (Admin admin = Admin.create(services.kafkaProperties())) {
             await().atMost(timeout).pollInterval(Duration.ofMillis(50)).until(() -> {
-                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(consumerGroup())).all().get()
-                    .get(consumerGroup());
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(name)).all().get().get(name);
                 return group.groupState() == GroupState.STABLE && group.members().size() == members;
             });
         }

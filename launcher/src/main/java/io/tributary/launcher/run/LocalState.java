@@ -48,14 +48,13 @@ public final class LocalState implements AutoCloseable {
     private static final Set<Path> OWNED = ConcurrentHashMap.newKeySet();
 
     private final Path directory;
+    /** Holds the directory's lock until it is closed. */
     private final FileChannel channel;
-    private final FileLock lock;
     private boolean closed;
 
-    private LocalState(Path directory, FileChannel channel, FileLock lock) {
+    private LocalState(Path directory, FileChannel channel) {
         this.directory = directory;
         this.channel = channel;
-        this.lock = lock;
     }
 
     /** A new state directory under the system's temporary directory. */
@@ -84,12 +83,11 @@ public final class LocalState implements AutoCloseable {
         try {
             channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
+            if (channel.tryLock() == null) {
                 throw new IOException("locked by another process");
             }
             OWNED.add(directory);
-            return new LocalState(directory, channel, lock);
+            return new LocalState(directory, channel);
         } catch (IOException e) {
             closeQuietly(channel);
             deleteQuietly(directory);
@@ -102,18 +100,13 @@ public final class LocalState implements AutoCloseable {
         return directory;
     }
 
-    /** Releases the lock and deletes the directory. */
+    /** Releases the lock (closing its channel does) and deletes the directory. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        try {
-            lock.release();
-        } catch (IOException e) {
-            LOG.debug("Releasing the lock of {} failed: {}", directory, e.toString());
-        }
         closeQuietly(channel);
         deleteQuietly(directory);
         OWNED.remove(directory);
