@@ -1,5 +1,6 @@
 package io.tributary.chaos.harness;
 
+import io.tributary.testing.net.FreePorts;
 import io.tributary.testing.process.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,7 +53,7 @@ public final class PipelineProcess {
      * @throws UncheckedIOException if it cannot be started
      */
     public static PipelineProcess start(String name, ProcessRole role, PipelineSettings settings) {
-        int port = ChildProcess.freePort();
+        int port = FreePorts.pick();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_OPTIONS);

@@ -1,5 +1,6 @@
 package io.tributary.chaos.services;
 
+import io.tributary.testing.net.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -90,11 +91,8 @@ public final class RestartableKafka implements RestartableService {
      */
     public static RestartableKafka create(Path directory) {
         Objects.requireNonNull(directory, "directory");
-        int brokerPort = Ports.free();
-        int controllerPort = Ports.free();
-        while (controllerPort == brokerPort) {
-            controllerPort = Ports.free();
-        }
+        int brokerPort = FreePorts.pick();
+        int controllerPort = FreePorts.pick();
         RestartableKafka kafka = new RestartableKafka(directory.toAbsolutePath(), brokerPort);
         kafka.writeConfig(controllerPort);
         ServerProcess.run("kafka-format", kafka.javaCommand("kafka.tools.StorageTool", "format", "-t",

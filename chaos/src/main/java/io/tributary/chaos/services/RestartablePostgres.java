@@ -1,6 +1,7 @@
 package io.tributary.chaos.services;
 
 import io.tributary.postgres.PgEndpoint;
+import io.tributary.testing.net.FreePorts;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +73,7 @@ public final class RestartablePostgres implements RestartableService {
     public static RestartablePostgres create(Path directory) {
         Objects.requireNonNull(directory, "directory");
         Path data = directory.toAbsolutePath().resolve("data");
-        int port = Ports.free();
+        int port = FreePorts.pick();
         Path binary;
         try {
             Files.createDirectories(data);

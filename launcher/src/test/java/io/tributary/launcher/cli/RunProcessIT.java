@@ -7,8 +7,7 @@ import io.tributary.launcher.env.SampleDataset;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.tributary.testing.net.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,7 +40,7 @@ class RunProcessIT {
             new SampleDataset(20, 100, 2_000).load(c);
         }
         Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
-        int port = freePort();
+        int port = FreePorts.pick();
         String slot = services.uniqueName("slot");
         Path config = Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
             "source:", "  url: " + source.jdbcUrl(), "  user: " + source.user(),
@@ -81,11 +80,5 @@ class RunProcessIT {
     private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
             HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -61,11 +61,6 @@ public final class LauncherProcess implements AutoCloseable {
         return new LauncherProcess(name, ChildProcess.start(name, command, environment, log), log, metricsPort);
     }
 
-    /** A port nothing listens on right now. */
-    public static int freePort() {
-        return ChildProcess.freePort();
-    }
-
     public String name() {
         return name;
     }

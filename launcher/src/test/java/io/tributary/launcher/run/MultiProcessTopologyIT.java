@@ -17,6 +17,7 @@ import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.net.FreePorts;
 import io.tributary.topics.TopicNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -229,7 +230,7 @@ class MultiProcessTopologyIT {
         workersPerProcess.put(name, ConfigLoader.load(Optional.empty(), environment).replication()
             .workersPerProcess());
         for (int i = 1; i <= SCALE.get(name); i++) {
-            int port = LauncherProcess.freePort();
+            int port = FreePorts.pick();
             environment.put("TRIBUTARY_METRICS_PORT", Integer.toString(port));
             processes.add(LauncherProcess.start(name + "-" + i, JAR, service.command(), environment, port,
                 LOGS.toAbsolutePath()));

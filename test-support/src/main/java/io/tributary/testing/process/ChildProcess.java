@@ -2,7 +2,6 @@ package io.tributary.testing.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,15 +29,6 @@ public final class ChildProcess {
             return builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + name + ": " + command, e);
-        }
-    }
-
-    /** A loopback port nothing listens on right now. */
-    public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
