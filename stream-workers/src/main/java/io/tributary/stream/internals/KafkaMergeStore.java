@@ -138,6 +138,23 @@ public final class KafkaMergeStore implements MergeStore {
         remember(new ChunkKey(table, chunk.chunkId()), Optional.of(chunk));
     }
 
+    @Override
+    public void releaseChunks(TableId table, String windowId) {
+        List<Bytes> released = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> all =
+                 state.prefixScan(StoreKeys.chunkPrefix(table), Serdes.Bytes().serializer())) {
+            while (all.hasNext()) {
+                KeyValue<Bytes, byte[]> entry = all.next();
+                String chunkId = StoreKeys.chunkId(table, entry.key);
+                if (StateCodec.decodeChunk(chunkId, entry.value).windowId().equals(Optional.of(windowId))) {
+                    released.add(entry.key);
+                    chunks.remove(new ChunkKey(table, chunkId));
+                }
+            }
+        }
+        released.forEach(state::delete);
+    }
+
     private void remember(ChunkKey key, Optional<ChunkState> found) {
         if (chunks.size() >= MAX_CACHED_CHUNKS && !chunks.containsKey(key)) {
             chunks.clear();

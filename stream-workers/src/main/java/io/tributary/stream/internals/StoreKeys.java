@@ -43,6 +43,21 @@ public final class StoreKeys {
         return Bytes.wrap(withTag(CHUNK, tableBytes(table), chunkId.getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** The prefix of the keys of every chunk state of {@code table}. */
+    public static Bytes chunkPrefix(TableId table) {
+        return Bytes.wrap(withTag(CHUNK, tableBytes(table), new byte[0]));
+    }
+
+    /** The chunk id in {@code key}, a key of a chunk state of {@code table}. */
+    public static String chunkId(TableId table, Bytes key) {
+        int prefix = chunkPrefix(table).get().length;
+        byte[] bytes = key.get();
+        if (bytes.length <= prefix || bytes[0] != CHUNK) {
+            throw new StateFormatException("Not a chunk state key of " + table + ": " + key);
+        }
+        return new String(bytes, prefix, bytes.length - prefix, StandardCharsets.UTF_8);
+    }
+
     /** The key marking that the keys of {@code table} in {@code generation} are being released. */
     public static Bytes release(TableId table, long generation) {
         return Bytes.wrap(withTag(RELEASE, tableBytes(table), longBytes(generation)));

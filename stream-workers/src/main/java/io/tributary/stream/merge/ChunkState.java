@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param chunkId        the chunk
  * @param highestAttempt the highest attempt seen (rows or done marker), {@code >= 1}
  * @param done           whether the chunk is done in this partition
- * @param windowId       the chunk's window, once a done marker named it (snapshot rows do not carry it)
+ * @param windowId       the chunk's window (absent only in states written before snapshot rows carried their
+ *                       window, which a done marker of the chunk then named)
  */
 public record ChunkState(String chunkId, int highestAttempt, boolean done, Optional<String> windowId) {
 
@@ -25,19 +26,19 @@ public record ChunkState(String chunkId, int highestAttempt, boolean done, Optio
         }
     }
 
-    /** A chunk first seen at {@code attempt}. */
-    public static ChunkState first(String chunkId, int attempt) {
-        return new ChunkState(chunkId, attempt, false, Optional.empty());
+    /** A chunk of window {@code windowId} first seen at {@code attempt}. */
+    public static ChunkState first(String chunkId, String windowId, int attempt) {
+        return new ChunkState(chunkId, attempt, false, Optional.of(windowId));
+    }
+
+    /** Whether the chunk is known to belong to a window other than {@code window}. */
+    public boolean belongsToOtherWindowThan(String window) {
+        return windowId.isPresent() && !windowId.get().equals(window);
     }
 
     /** This chunk with {@code attempt} as its highest attempt. */
     public ChunkState withAttempt(int attempt) {
         return new ChunkState(chunkId, Math.max(highestAttempt, attempt), done, windowId);
-    }
-
-    /** This chunk, known to belong to {@code window}. */
-    public ChunkState withWindow(String window) {
-        return new ChunkState(chunkId, highestAttempt, done, Optional.of(window));
     }
 
     /** This chunk done by {@code attempt} of window {@code window}. */

@@ -24,6 +24,6 @@ public enum DropReason {
     /** A snapshot row, done marker or plan of a window that is ready or superseded. */
     WINDOW_CLOSED,
 
-    /** A done marker naming another window than an earlier done marker of the same chunk. */
+    /** A snapshot row or done marker naming another window than an earlier record of the same chunk. */
     CHUNK_WINDOW_CONFLICT
 }

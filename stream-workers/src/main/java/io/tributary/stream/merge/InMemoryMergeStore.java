@@ -54,6 +54,17 @@ public final class InMemoryMergeStore implements MergeStore {
     }
 
     @Override
+    public void releaseChunks(TableId table, String windowId) {
+        chunks.entrySet().removeIf(e -> e.getKey().table().equals(table)
+            && e.getValue().windowId().equals(Optional.of(windowId)));
+    }
+
+    /** How many chunk states are kept, over all tables. */
+    public int chunkCount() {
+        return chunks.size();
+    }
+
+    @Override
     public OptionalLong lastTxId(TableId table, long generation, KeyValues pk) {
         Long txId = keys.get(new KeyRef(table, generation, pk));
         return txId == null ? OptionalLong.empty() : OptionalLong.of(txId);

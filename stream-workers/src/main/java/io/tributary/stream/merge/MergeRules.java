@@ -35,17 +35,19 @@ import java.util.OptionalLong;
  *   <li>A window marker opens the table's window: from then on, until the window is ready, the last emitted
  *       stream transaction per key of the table is remembered (one id per key suffices, since per row commit order
  *       is visibility order).</li>
- *   <li>A snapshot row is emitted unless its chunk is done, its attempt is lower than one already seen for the
- *       chunk, its chunk belongs to a closed window, or an emitted stream event of its key (or a truncation of its
- *       table) is invisible in its snapshot. A row whose window marker has not arrived yet is safe to emit: every
+ *   <li>A snapshot row is emitted unless its window is closed, its chunk is done, its attempt is lower than one
+ *       already seen for the chunk, or an emitted stream event of its key (or a truncation of its table) is
+ *       invisible in its snapshot. A row whose window marker has not arrived yet is safe to emit: every
  *       event emitted so far precedes the marker, so it is visible in the row's snapshot.</li>
  *   <li>A chunk-done marker of the highest attempt completes the chunk; when the table's open window has its
  *       plan and every planned chunk done, {@link TableReady} (high watermark = the highest chunk high watermark)
  *       is emitted and the table's per-key state is released.</li>
+ *   <li>When a window closes (ready, or superseded by the table's next window), the states of its chunks are
+ *       released: rows and done markers carry their window, so late ones are dropped by it, and the store keeps
+ *       only the chunks of windows still open or pending.</li>
  * </ul>
  *
- * <p>Not thread-safe (like its store). Snapshot rows do not carry their window, so a row is attributed to a
- * closed window only once a done marker of its chunk named that window (see the package documentation).
+ * <p>Not thread-safe (like its store).
  */
 public final class MergeRules {
 
@@ -131,15 +133,21 @@ public final class MergeRules {
         if (window.isPresent() && window.get().phase() != WindowPhase.PENDING) {
             return drop(marker, DropReason.REPEATED_WINDOW_MARKER);
         }
-        return settle(table.open(marker.windowId()));
+        Optional<WindowState> superseded = table.openWindow();
+        List<RowsMessage> emitted = settle(table.open(marker.windowId()));
+        superseded.ifPresent(w -> store.releaseChunks(marker.table(), w.windowId()));
+        return emitted;
     }
 
     private List<RowsMessage> snapshotRow(SnapshotRow row) {
         Optional<TableState> table = store.table(row.table());
-        Optional<ChunkState> known = store.chunk(row.table(), row.chunkId());
-        ChunkState chunk = known.orElse(ChunkState.first(row.chunkId(), row.attempt()));
-        if (chunk.windowId().isPresent() && table.isPresent() && table.get().isClosed(chunk.windowId().get())) {
+        if (table.isPresent() && table.get().isClosed(row.windowId())) {
             return drop(row, DropReason.WINDOW_CLOSED);
+        }
+        Optional<ChunkState> known = store.chunk(row.table(), row.chunkId());
+        ChunkState chunk = known.orElse(ChunkState.first(row.chunkId(), row.windowId(), row.attempt()));
+        if (chunk.belongsToOtherWindowThan(row.windowId())) {
+            return drop(row, DropReason.CHUNK_WINDOW_CONFLICT);
         }
         if (chunk.done()) {
             return drop(row, DropReason.CHUNK_ALREADY_DONE);
@@ -167,24 +175,18 @@ public final class MergeRules {
 
     private List<RowsMessage> chunkDone(ChunkDone done) {
         TableState table = store.table(done.table()).orElse(TableState.initial(done.table()));
-        Optional<ChunkState> known = store.chunk(done.table(), done.chunkId());
-        ChunkState chunk = known.orElse(ChunkState.first(done.chunkId(), done.attempt()));
-        if (chunk.windowId().isPresent() && !chunk.windowId().get().equals(done.windowId())) {
-            return drop(done, DropReason.CHUNK_WINDOW_CONFLICT);
-        }
         if (table.isClosed(done.windowId())) {
-            if (chunk.windowId().isEmpty()) {
-                store.putChunk(done.table(), chunk.withWindow(done.windowId()));
-            }
             return drop(done, DropReason.WINDOW_CLOSED);
+        }
+        Optional<ChunkState> known = store.chunk(done.table(), done.chunkId());
+        ChunkState chunk = known.orElse(ChunkState.first(done.chunkId(), done.windowId(), done.attempt()));
+        if (chunk.belongsToOtherWindowThan(done.windowId())) {
+            return drop(done, DropReason.CHUNK_WINDOW_CONFLICT);
         }
         if (chunk.done()) {
             return drop(done, DropReason.CHUNK_ALREADY_DONE);
         }
         if (done.attempt() < chunk.highestAttempt()) {
-            if (chunk.windowId().isEmpty()) {
-                store.putChunk(done.table(), chunk.withWindow(done.windowId()));
-            }
             return drop(done, DropReason.SUPERSEDED_ATTEMPT);
         }
         store.putChunk(done.table(), chunk.doneBy(done.attempt(), done.windowId()));
@@ -211,6 +213,7 @@ public final class MergeRules {
         WindowState window = open.get();
         store.putTable(table.ready(window.windowId()));
         store.releaseKeys(table.table(), table.generation());
+        store.releaseChunks(table.table(), window.windowId());
         TableId id = table.table();
         return List.of(TableReady.of(id, window.windowId(), window.highWatermark().orElseThrow()));
     }

@@ -31,6 +31,12 @@ public interface MergeStore {
     /** Replaces the state of chunk {@code state.chunkId()} of {@code table}. */
     void putChunk(TableId table, ChunkState state);
 
+    /**
+     * Deletes the state of every chunk of {@code table} that belongs to window {@code windowId}, once that window
+     * closed: the merge drops its late rows and markers by their window from then on.
+     */
+    void releaseChunks(TableId table, String windowId);
+
     /** The transaction id of the last stream event emitted for key {@code pk} of {@code table} in a generation. */
     OptionalLong lastTxId(TableId table, long generation, KeyValues pk);
 

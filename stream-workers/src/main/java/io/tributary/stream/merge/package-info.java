@@ -15,12 +15,12 @@
  * which rows still count, and {@code table-ready} is emitted once the open window's plan and chunks are complete;
  * the table's per-key state is then released.
  *
- * <h2>Known limit of the contract</h2>
- * {@link io.tributary.topics.messages.SnapshotRow} does not carry its window id, so a row is known to belong to
- * a closed window only once a chunk-done marker of its chunk named that window. Rows of completed windows are
- * therefore always recognised, but rows of a chunk of a <em>superseded</em> window that never finished in this
- * partition, arriving after the table's next window is ready (a zombie snapshot worker outliving two windows),
- * would be emitted unchecked. Carrying the window id in snapshot rows (or fencing snapshot workers with
- * transactions) closes this gap.
+ * <h2>What the state holds</h2>
+ * Per partition: the {@code (LSN, seq)} high-water mark and the last barrier; per table, its windows (ids and
+ * phases, kept so that late markers and rows of a closed window are recognised); per chunk of an open or pending
+ * window, its highest attempt and whether it is done; per key of a table with an open window, the last stream
+ * transaction. Chunk and key states are released when their window closes, so the state grows with what is in
+ * flight, not with every snapshot ever run. Snapshot rows and done markers name their window, which is what lets
+ * a late one be dropped after its chunk's state is gone.
  */
 package io.tributary.stream.merge;

@@ -31,14 +31,14 @@ class KafkaMergeStoreTest {
         TableState table = TableState.initial(ITEMS).open("w");
         store.putPartition(partition);
         store.putTable(table);
-        store.putChunk(ITEMS, ChunkState.first("w#0", 2));
+        store.putChunk(ITEMS, ChunkState.first("w#0", "w", 2));
         store.putLastTxId(ITEMS, 1, pk(5), 777);
 
         KafkaMergeStore reopened = new KafkaMergeStore(state, keys);
 
         assertThat(reopened.partition()).isEqualTo(partition);
         assertThat(reopened.table(ITEMS)).contains(table);
-        assertThat(reopened.chunk(ITEMS, "w#0")).contains(ChunkState.first("w#0", 2));
+        assertThat(reopened.chunk(ITEMS, "w#0")).contains(ChunkState.first("w#0", "w", 2));
         assertThat(reopened.lastTxId(ITEMS, 1, pk(5))).hasValue(777);
     }
 
@@ -61,12 +61,31 @@ class KafkaMergeStoreTest {
         KafkaMergeStore store = new KafkaMergeStore(state, keys);
         assertThat(store.chunk(ITEMS, "w#0")).isEmpty();
 
-        store.putChunk(ITEMS, ChunkState.first("w#0", 1));
-        store.putChunk(ITEMS, ChunkState.first("w#0", 1).withAttempt(2));
+        store.putChunk(ITEMS, ChunkState.first("w#0", "w", 1));
+        store.putChunk(ITEMS, ChunkState.first("w#0", "w", 1).withAttempt(2));
 
-        assertThat(store.chunk(ITEMS, "w#0")).contains(ChunkState.first("w#0", 1).withAttempt(2));
+        assertThat(store.chunk(ITEMS, "w#0")).contains(ChunkState.first("w#0", "w", 1).withAttempt(2));
         assertThat(new KafkaMergeStore(state, keys).chunk(ITEMS, "w#0"))
-            .contains(ChunkState.first("w#0", 1).withAttempt(2));
+            .contains(ChunkState.first("w#0", "w", 1).withAttempt(2));
+    }
+
+    @Test
+    void releasedChunksAreThoseOfTheWindowAndTableOnly() {
+        KafkaMergeStore store = new KafkaMergeStore(state, keys);
+        TableId orders = TableId.of("public", "orders");
+        store.putChunk(ITEMS, ChunkState.first("w1#0", "w1", 1));
+        store.putChunk(ITEMS, ChunkState.first("w1#1", "w1", 1).doneBy(1, "w1"));
+        store.putChunk(ITEMS, ChunkState.first("w2#0", "w2", 1));
+        store.putChunk(orders, ChunkState.first("w1#0", "w1", 1));
+        assertThat(store.chunk(ITEMS, "w1#0")).isPresent();
+
+        store.releaseChunks(ITEMS, "w1");
+
+        assertThat(store.chunk(ITEMS, "w1#0")).isEmpty();
+        assertThat(new KafkaMergeStore(state, keys).chunk(ITEMS, "w1#1")).isEmpty();
+        assertThat(store.chunk(ITEMS, "w2#0")).isPresent();
+        assertThat(store.chunk(orders, "w1#0")).isPresent();
+        assertThat(state.approximateNumEntries()).isEqualTo(2);
     }
 
     @Test

@@ -43,11 +43,13 @@ class StateCodecTest {
 
     @Test
     void chunkStateRoundTrips() {
-        ChunkState fresh = ChunkState.first("w#1", 1);
+        ChunkState fresh = ChunkState.first("w#1", "w", 1);
         ChunkState done = fresh.withAttempt(3).doneBy(3, "w");
+        ChunkState withoutWindow = new ChunkState("w#1", 2, false, Optional.empty());
 
         assertThat(StateCodec.decodeChunk("w#1", StateCodec.encode(fresh))).isEqualTo(fresh);
         assertThat(StateCodec.decodeChunk("w#1", StateCodec.encode(done))).isEqualTo(done);
+        assertThat(StateCodec.decodeChunk("w#1", StateCodec.encode(withoutWindow))).isEqualTo(withoutWindow);
         assertThat(done.windowId()).isEqualTo(Optional.of("w"));
     }
 
@@ -67,7 +69,7 @@ class StateCodecTest {
 
     @Test
     void truncatedOrOverlongBytesAreRejected() {
-        byte[] chunk = StateCodec.encode(ChunkState.first("c", 1).withWindow("w"));
+        byte[] chunk = StateCodec.encode(ChunkState.first("c", "w", 1));
 
         assertThatThrownBy(() -> StateCodec.decodeChunk("c", Arrays.copyOf(chunk, chunk.length - 1)))
             .isInstanceOf(StateFormatException.class).hasMessageContaining("chunk state of c");

@@ -191,7 +191,7 @@ class MergeRulesTest {
         run.apply(ChangeEvent.update(ITEMS, PK1, row(1, "new"), Lsn.of(20), 0, 100));
         run.apply(new TableWindowMarker(ITEMS, Lsn.of(25), "w2"));
 
-        assertThat(run.apply(snapshotRow(1, "old", "c9", 1, OLD))).isEmpty();
+        assertThat(run.apply(snapshotRow("w2", 1, "old", "c9", 1, OLD))).isEmpty();
         assertThat(run.store.table(ITEMS).orElseThrow().window("w1").orElseThrow().phase())
             .isEqualTo(WindowPhase.SUPERSEDED);
     }
@@ -203,16 +203,61 @@ class MergeRulesTest {
 
         assertThat(run.apply(done("c1", "w1", 1, 30))).isEmpty();
         assertThat(run.apply(TablePlan.of(ITEMS, "w1", 1))).isEmpty();
-        assertThat(run.apply(snapshotRow(1, "a", "c1", 2, OLD))).isEmpty();
+        assertThat(run.apply(snapshotRow("w1", 1, "a", "c1", 2, OLD))).isEmpty();
         assertThat(run.drops).hasSize(3).allMatch(d -> d.startsWith(DropReason.WINDOW_CLOSED.name()));
+    }
+
+    @Test
+    void chunkStatesAreReleasedWhenTheirWindowIsReadyAndLateRowsAreStillDropped() {
+        run.apply(window("w"));
+        run.apply(TablePlan.of(ITEMS, "w", 2));
+        run.apply(snapshotRow(1, "a", "c1", 1, OLD));
+        run.apply(snapshotRow(2, "b", "c2", 1, OLD));
+        run.apply(done("c1", "w", 1, 30));
+        assertThat(run.store.chunkCount()).isEqualTo(2);
+
+        assertThat(run.apply(done("c2", "w", 1, 40))).containsExactly(TableReady.of(ITEMS, "w", Lsn.of(40)));
+
+        assertThat(run.store.chunkCount()).isZero();
+        assertThat(run.apply(snapshotRow(1, "late", "c1", 2, OLD))).isEmpty();
+        assertThat(run.apply(done("c1", "w", 2, 50))).isEmpty();
+        assertThat(run.store.chunkCount()).isZero();
+        assertThat(run.drops).hasSize(2).allMatch(d -> d.startsWith(DropReason.WINDOW_CLOSED.name()));
+    }
+
+    @Test
+    void aZombieRowOfASupersededWindowIsDroppedAfterTheNextWindowIsReady() {
+        run.apply(window("w1"));
+        run.apply(snapshotRow("w1", 1, "w1 row", "w1#0", 1, OLD));
+        run.apply(new TableWindowMarker(ITEMS, Lsn.of(25), "w2"));
+        assertThat(run.store.chunkCount()).isZero();
+        run.apply(TablePlan.of(ITEMS, "w2", 1));
+        run.apply(done("w2#0", "w2", 1, 30));
+
+        assertThat(run.apply(snapshotRow("w1", 1, "zombie", "w1#0", 1, OLD))).isEmpty();
+        assertThat(run.drops).singleElement().asString().startsWith(DropReason.WINDOW_CLOSED.name());
+    }
+
+    @Test
+    void aRowNamingAnotherWindowThanItsChunkIsDropped() {
+        run.apply(snapshotRow("w1", 1, "a", "c1", 1, OLD));
+
+        assertThat(run.apply(snapshotRow("w2", 2, "b", "c1", 1, OLD))).isEmpty();
+        assertThat(run.drops).singleElement().asString().startsWith(DropReason.CHUNK_WINDOW_CONFLICT.name());
     }
 
     private static TableWindowMarker window(String windowId) {
         return TableWindowMarker.of(ITEMS, Lsn.of(10), windowId);
     }
 
+    /** A row of a chunk of window "w". */
     private static SnapshotRow snapshotRow(int id, String value, String chunkId, int attempt, PgSnapshot snapshot) {
-        return new SnapshotRow(ITEMS, key(ITEMS, id).pk(), row(id, value), chunkId, attempt, snapshot);
+        return snapshotRow("w", id, value, chunkId, attempt, snapshot);
+    }
+
+    private static SnapshotRow snapshotRow(String windowId, int id, String value, String chunkId, int attempt,
+                                           PgSnapshot snapshot) {
+        return new SnapshotRow(ITEMS, key(ITEMS, id).pk(), row(id, value), chunkId, windowId, attempt, snapshot);
     }
 
     private static ChunkDone done(String chunkId, String windowId, int attempt, long highWatermark) {

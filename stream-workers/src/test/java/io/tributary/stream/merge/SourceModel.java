@@ -98,7 +98,7 @@ final class SourceModel {
             .filter(e -> e.getKey().table().equals(table))
             .filter(e -> idOf(e.getKey()) >= lo && idOf(e.getKey()) < hi)
             .sorted(Comparator.comparingInt(e -> idOf(e.getKey())))
-            .map(e -> new SnapshotRow(table, e.getKey().pk(), e.getValue(), chunkId, attempt, snapshot))
+            .map(e -> new SnapshotRow(table, e.getKey().pk(), e.getValue(), chunkId, windowId, attempt, snapshot))
             .toList();
         ChunkDone done = new ChunkDone(chunkId, table, windowId, attempt, Lsn.of(lsn), rows.size());
         return new ChunkRead(rows, done, snapshot);

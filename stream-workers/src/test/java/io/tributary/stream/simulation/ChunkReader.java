@@ -121,7 +121,7 @@ public final class ChunkReader {
                          + " ORDER BY id"); ResultSet rs = select.executeQuery()) {
                     while (rs.next()) {
                         rows.add(new SnapshotRow(ItemsTable.ID, ItemsTable.pk(rs.getLong(1)),
-                            ItemsTable.row(rs.getLong(1), rs.getString(2), rs.getLong(3)), chunkId, attempt,
+                            ItemsTable.row(rs.getLong(1), rs.getString(2), rs.getLong(3)), chunkId, windowId, attempt,
                             snapshot));
                     }
                 }

@@ -66,7 +66,7 @@ class CoPartitioningIT {
                 ChangeEvent event = ChangeEvent.insert(key.table(), key.pk(), row, LSN, seq++, 11);
                 ingest.send(TopicCodec.CHANGES.recordByKey(names.changes(), PARTITIONS, event));
                 snapshotWorker.send(TopicCodec.SNAPSHOT_ROWS.recordByKey(names.snapshotRows(), PARTITIONS,
-                    new SnapshotRow(key.table(), key.pk(), row, "w#0", 1, SNAPSHOT)));
+                    new SnapshotRow(key.table(), key.pk(), row, "w#0", "w", 1, SNAPSHOT)));
                 streamWorker.send(TopicCodec.ROWS.recordByKey(names.rows(), PARTITIONS, ResolvedRow.of(event)));
             }
         }

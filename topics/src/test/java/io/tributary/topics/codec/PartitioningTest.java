@@ -47,7 +47,8 @@ class PartitioningTest {
         KeyValues pk = KeyValues.of("[\"9a1c\",3]");
         List<ProducerRecord<byte[], byte[]>> records = List.of(
             TopicCodec.CHANGES.recordByKey("c", PARTITIONS, ChangeEvent.insert(table, pk, ROW, LSN, 0, 1)),
-            TopicCodec.SNAPSHOT_ROWS.recordByKey("s", PARTITIONS, new SnapshotRow(table, pk, ROW, "w#1", 1, SNAPSHOT)),
+            TopicCodec.SNAPSHOT_ROWS.recordByKey("s", PARTITIONS,
+                new SnapshotRow(table, pk, ROW, "w#1", "w", 1, SNAPSHOT)),
             TopicCodec.ROWS.recordByKey("r", PARTITIONS, ResolvedRow.of(ChangeEvent.insert(table, pk, ROW, LSN, 0, 1))),
             TopicCodec.ROWS.recordByKey("r", PARTITIONS, ResolvedDelete.of(RowKey.of(table, pk))));
         byte[] key = RecordKeys.encode(RowKey.of(table, pk));

@@ -45,7 +45,7 @@ class SnapshotCodecsTest {
 
     @Test
     void snapshotRowWithAnEmptyInProgressListRoundTrips() {
-        SnapshotRow row = new SnapshotRow(ORDERS, PK, Samples.ROW, "w1#0", 1, PgSnapshot.parse("5:5:"));
+        SnapshotRow row = new SnapshotRow(ORDERS, PK, Samples.ROW, "w1#0", "w1", 1, PgSnapshot.parse("5:5:"));
         assertThat(roundTrip(row)).isEqualTo(row);
     }
 

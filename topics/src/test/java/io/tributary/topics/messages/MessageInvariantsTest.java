@@ -69,7 +69,7 @@ class MessageInvariantsTest {
     void resolvedRowsKeepTheirSourcePosition() {
         ChangeEvent event = ChangeEvent.update(TABLE, PK, ROW, LSN, 4, 9);
         assertThat(ResolvedRow.of(event).source()).isEqualTo(StreamPosition.of(LSN, 4));
-        SnapshotRow read = new SnapshotRow(TABLE, PK, ROW, "w#1", 2, PgSnapshot.parse("5:6:"));
+        SnapshotRow read = new SnapshotRow(TABLE, PK, ROW, "w#1", "w", 2, PgSnapshot.parse("5:6:"));
         assertThat(ResolvedRow.of(read).source()).isEqualTo(SnapshotPosition.of("w#1", 2));
     }
 

@@ -59,6 +59,7 @@ final class SnapshotValues {
         KeyValues pk = null;
         RowJson row = null;
         String chunk = null;
+        String window = null;
         long attempt = -1;
         PgSnapshot snapshot = null;
         for (String f = r.nextField(); f != null; f = r.nextField()) {
@@ -67,6 +68,7 @@ final class SnapshotValues {
                 case Fields.PK -> pk = r.keyValues(f);
                 case Fields.ROW -> row = r.row(f);
                 case Fields.CHUNK -> chunk = r.string(f);
+                case Fields.WINDOW -> window = r.string(f);
                 case Fields.ATTEMPT -> attempt = r.nonNegativeInt(f);
                 case Fields.SNAPSHOT -> snapshot = r.snapshot(f);
                 default -> r.skipValue();
@@ -75,7 +77,8 @@ final class SnapshotValues {
         String type = WireTypes.SNAPSHOT_ROW;
         return new SnapshotRow(required(table, Fields.TABLE, type), required(pk, Fields.PK, type),
             required(row, Fields.ROW, type), required(chunk, Fields.CHUNK, type),
-            (int) required(attempt, Fields.ATTEMPT, type), required(snapshot, Fields.SNAPSHOT, type));
+            required(window, Fields.WINDOW, type), (int) required(attempt, Fields.ATTEMPT, type),
+            required(snapshot, Fields.SNAPSHOT, type));
     }
 
     static ChunkDone chunkDone(JsonReader r) throws IOException {

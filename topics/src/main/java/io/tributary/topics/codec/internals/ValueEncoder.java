@@ -86,6 +86,7 @@ public final class ValueEncoder {
             g.field(Fields.PK).bytes(r.pk().unsafeUtf8());
             g.field(Fields.ROW).bytes(r.row().unsafeUtf8());
             g.field(Fields.CHUNK).string(r.chunkId());
+            g.field(Fields.WINDOW).string(r.windowId());
             g.field(Fields.ATTEMPT).number(r.attempt());
             g.field(Fields.SNAPSHOT).bytes(SnapshotText.quoted(r.snapshot()));
         } else if (message instanceof ChunkDone) {

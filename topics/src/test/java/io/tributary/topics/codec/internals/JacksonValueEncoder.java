@@ -96,6 +96,7 @@ final class JacksonValueEncoder {
             g.writeFieldName(Fields.ROW);
             g.writeRawValue(r.row().json());
             g.writeStringField(Fields.CHUNK, r.chunkId());
+            g.writeStringField(Fields.WINDOW, r.windowId());
             g.writeNumberField(Fields.ATTEMPT, r.attempt());
             g.writeStringField(Fields.SNAPSHOT, r.snapshot().toString());
         } else if (message instanceof ChunkDone) {
