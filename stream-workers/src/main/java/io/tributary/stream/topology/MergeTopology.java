@@ -12,8 +12,10 @@ import org.apache.kafka.streams.state.Stores;
  * The Kafka Streams topology of the stream workers: one sub-topology reading {@code changes} and
  * {@code snapshot-rows} into the {@code merge} processor, which writes {@code rows} (through
  * {@link RowsPartitioner}) and {@code dead-letters}. Both inputs are co-partitioned, so Kafka Streams makes one
- * task per partition number, owning partition {@code p} of both inputs and the task's two state stores
- * ({@value #STATE_STORE}, {@value #KEYS_STORE}: persistent RocksDB, changelogged, cached).
+ * task per partition number, owning partition {@code p} of both inputs and the task's two state stores, both
+ * changelogged and cached: {@value #STATE_STORE} in memory (small: the partition's state, its tables' windows and
+ * the chunks of windows still open; rebuilt from its changelog at every start) and {@value #KEYS_STORE} in RocksDB
+ * (one entry per changed key of a table being snapshotted, which can outgrow the heap).
  */
 public final class MergeTopology {
 
@@ -27,7 +29,7 @@ public final class MergeTopology {
     public static final String ROWS_SINK = "rows-sink";
     /** Sink to {@code dead-letters}. */
     public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
-    /** Partition, table and chunk states. */
+    /** Partition, table and chunk states (in memory: bounded by tables and chunks in flight). */
     public static final String STATE_STORE = "merge-state";
     /** Last stream transaction per tracked key. */
     public static final String KEYS_STORE = "merge-keys";
@@ -51,7 +53,7 @@ public final class MergeTopology {
             new ByteArrayDeserializer(), names.snapshotRows());
         topology.addProcessor(MERGE, () -> new MergeProcessor(names, partitions), CHANGES_SOURCE,
             SNAPSHOT_ROWS_SOURCE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATE_STORE),
             Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), MERGE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(KEYS_STORE),
             Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), MERGE);
