@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiPredicate;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -52,9 +53,6 @@ public final class KafkaMergeStore implements MergeStore {
     /** Generations whose key presence is kept in memory, likewise. */
     private static final int MAX_CACHED_GENERATIONS = 10_000;
 
-    private record ChunkKey(TableId table, String chunkId) {
-    }
-
     private record Generation(TableId table, long generation) {
     }
 
@@ -62,12 +60,15 @@ public final class KafkaMergeStore implements MergeStore {
     private final KeyValueStore<Bytes, byte[]> keys;
     private final Deque<StoreKeys.Release> releases = new ArrayDeque<>();
     private final Map<TableId, Optional<TableState>> tables = new HashMap<>();
-    private final Map<ChunkKey, Optional<ChunkState>> chunks = new HashMap<>();
+    private final Map<StoreKeys.ChunkRef, Optional<ChunkState>> chunks = new HashMap<>();
     private final Map<Generation, Boolean> generationHasKeys = new HashMap<>();
     private Optional<PartitionState> partition = Optional.empty();
     private Optional<Bytes> releaseCursor = Optional.empty();
 
-    /** A store over {@code state} and {@code keys}; picks up releases left unfinished by an earlier run. */
+    /**
+     * A store over {@code state} and {@code keys}; picks up releases left unfinished by an earlier run, and deletes
+     * the chunk states of closed windows that releases before chunk states were released kept.
+     */
     public KafkaMergeStore(KeyValueStore<Bytes, byte[]> state, KeyValueStore<Bytes, byte[]> keys) {
         this.state = Objects.requireNonNull(state, "state");
         this.keys = Objects.requireNonNull(keys, "keys");
@@ -75,6 +76,7 @@ public final class KafkaMergeStore implements MergeStore {
                  state.prefixScan(StoreKeys.releasePrefix(), Serdes.Bytes().serializer())) {
             pending.forEachRemaining(entry -> releases.add(StoreKeys.parseRelease(entry.key)));
         }
+        deleteChunksOfClosedWindows();
     }
 
     @Override
@@ -120,7 +122,7 @@ public final class KafkaMergeStore implements MergeStore {
 
     @Override
     public Optional<ChunkState> chunk(TableId table, String chunkId) {
-        ChunkKey key = new ChunkKey(table, chunkId);
+        StoreKeys.ChunkRef key = new StoreKeys.ChunkRef(table, chunkId);
         Optional<ChunkState> cached = chunks.get(key);
         if (cached != null) {
             return cached;
@@ -135,27 +137,36 @@ public final class KafkaMergeStore implements MergeStore {
     @Override
     public void putChunk(TableId table, ChunkState chunk) {
         state.put(StoreKeys.chunk(table, chunk.chunkId()), StateCodec.encode(chunk));
-        remember(new ChunkKey(table, chunk.chunkId()), Optional.of(chunk));
+        remember(new StoreKeys.ChunkRef(table, chunk.chunkId()), Optional.of(chunk));
     }
 
     @Override
     public void releaseChunks(TableId table, String windowId) {
-        List<Bytes> released = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> all =
-                 state.prefixScan(StoreKeys.chunkPrefix(table), Serdes.Bytes().serializer())) {
+        deleteChunks(StoreKeys.chunkPrefix(table), (ref, chunk) -> chunk.windowId().equals(Optional.of(windowId)));
+    }
+
+    /** Deletes the chunk states whose window is closed (older releases never deleted chunk states). */
+    private void deleteChunksOfClosedWindows() {
+        deleteChunks(StoreKeys.chunkPrefix(), (ref, chunk) -> chunk.windowId().isPresent()
+            && table(ref.table()).map(t -> t.isClosed(chunk.windowId().get())).orElse(false));
+    }
+
+    private void deleteChunks(Bytes prefix, BiPredicate<StoreKeys.ChunkRef, ChunkState> stale) {
+        List<Bytes> deleted = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> all = state.prefixScan(prefix, Serdes.Bytes().serializer())) {
             while (all.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = all.next();
-                String chunkId = StoreKeys.chunkId(table, entry.key);
-                if (StateCodec.decodeChunk(chunkId, entry.value).windowId().equals(Optional.of(windowId))) {
-                    released.add(entry.key);
-                    chunks.remove(new ChunkKey(table, chunkId));
+                StoreKeys.ChunkRef ref = StoreKeys.parseChunk(entry.key);
+                if (stale.test(ref, StateCodec.decodeChunk(ref.chunkId(), entry.value))) {
+                    deleted.add(entry.key);
+                    chunks.remove(ref);
                 }
             }
         }
-        released.forEach(state::delete);
+        deleted.forEach(state::delete);
     }
 
-    private void remember(ChunkKey key, Optional<ChunkState> found) {
+    private void remember(StoreKeys.ChunkRef key, Optional<ChunkState> found) {
         if (chunks.size() >= MAX_CACHED_CHUNKS && !chunks.containsKey(key)) {
             chunks.clear();
         }

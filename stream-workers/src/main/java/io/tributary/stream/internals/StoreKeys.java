@@ -48,14 +48,30 @@ public final class StoreKeys {
         return Bytes.wrap(withTag(CHUNK, tableBytes(table), new byte[0]));
     }
 
-    /** The chunk id in {@code key}, a key of a chunk state of {@code table}. */
-    public static String chunkId(TableId table, Bytes key) {
-        int prefix = chunkPrefix(table).get().length;
-        byte[] bytes = key.get();
-        if (bytes.length <= prefix || bytes[0] != CHUNK) {
-            throw new StateFormatException("Not a chunk state key of " + table + ": " + key);
+    /** The prefix of the keys of every chunk state. */
+    public static Bytes chunkPrefix() {
+        return Bytes.wrap(new byte[] {CHUNK});
+    }
+
+    /** The table and chunk id of a chunk state key. */
+    public static ChunkRef parseChunk(Bytes key) {
+        try {
+            ByteBuffer buffer = ByteBuffer.wrap(key.get());
+            if (buffer.get() != CHUNK) {
+                throw new StateFormatException("Not a chunk state key: " + key);
+            }
+            TableId table = TableId.of(readString(buffer), readString(buffer));
+            if (!buffer.hasRemaining()) {
+                throw new StateFormatException("No chunk id in chunk state key " + key);
+            }
+            return new ChunkRef(table, new String(buffer.array(), buffer.position(), buffer.remaining(),
+                StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            if (e instanceof StateFormatException) {
+                throw e;
+            }
+            throw new StateFormatException("Malformed chunk state key " + key + ": " + e, e);
         }
-        return new String(bytes, prefix, bytes.length - prefix, StandardCharsets.UTF_8);
     }
 
     /** The key marking that the keys of {@code table} in {@code generation} are being released. */
@@ -108,6 +124,10 @@ public final class StoreKeys {
     /** A bound above every key of {@code table} in {@code generation} (and below the next generation's keys). */
     public static Bytes keyRangeEnd(TableId table, long generation) {
         return Bytes.wrap(keyPrefix(table, generation + 1));
+    }
+
+    /** The chunk {@code chunkId} of {@code table}, as named by a chunk state key. */
+    public record ChunkRef(TableId table, String chunkId) {
     }
 
     /** A pending release: the keys of {@code table} in {@code generation}. */

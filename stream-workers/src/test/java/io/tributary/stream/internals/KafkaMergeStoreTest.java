@@ -9,6 +9,7 @@ import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.StreamPosition;
 import io.tributary.topics.messages.TableId;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -86,6 +87,21 @@ class KafkaMergeStoreTest {
         assertThat(store.chunk(ITEMS, "w2#0")).isPresent();
         assertThat(store.chunk(orders, "w1#0")).isPresent();
         assertThat(state.approximateNumEntries()).isEqualTo(2);
+    }
+
+    @Test
+    void chunkStatesOfWindowsClosedBeforeAreDeletedWhenTheStoreOpens() {
+        KafkaMergeStore earlier = new KafkaMergeStore(state, keys);
+        earlier.putTable(TableState.initial(ITEMS).open("w1").ready("w1").open("w2"));
+        earlier.putChunk(ITEMS, ChunkState.first("w1#0", "w1", 1).doneBy(1, "w1"));
+        earlier.putChunk(ITEMS, ChunkState.first("w2#0", "w2", 1));
+        earlier.putChunk(ITEMS, new ChunkState("w0#0", 1, false, Optional.empty()));
+
+        KafkaMergeStore reopened = new KafkaMergeStore(state, keys);
+
+        assertThat(reopened.chunk(ITEMS, "w1#0")).isEmpty();
+        assertThat(reopened.chunk(ITEMS, "w2#0")).isPresent();
+        assertThat(reopened.chunk(ITEMS, "w0#0")).isPresent();
     }
 
     @Test

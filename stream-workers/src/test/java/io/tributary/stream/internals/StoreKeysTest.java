@@ -1,6 +1,7 @@
 package io.tributary.stream.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.TableId;
@@ -44,6 +45,22 @@ class StoreKeysTest {
         TableId odd = TableId.of("sch.ema", "na\"me");
 
         assertThat(StoreKeys.parseRelease(StoreKeys.release(odd, 77))).isEqualTo(new StoreKeys.Release(odd, 77));
+    }
+
+    @Test
+    void chunkKeyNamesItsTableAndChunk() {
+        TableId odd = TableId.of("sch.ema", "na\"me");
+
+        assertThat(StoreKeys.parseChunk(StoreKeys.chunk(odd, "w#é1")))
+            .isEqualTo(new StoreKeys.ChunkRef(odd, "w#é1"));
+        assertThat(StoreKeys.chunk(odd, "w#1").get()).startsWith(StoreKeys.chunkPrefix(odd).get());
+        assertThat(StoreKeys.chunkPrefix(odd).get()).startsWith(StoreKeys.chunkPrefix().get());
+    }
+
+    @Test
+    void aKeyOfAnotherKindIsNotAChunkKey() {
+        assertThatThrownBy(() -> StoreKeys.parseChunk(StoreKeys.table(TableId.of("a", "b"))))
+            .isInstanceOf(StateFormatException.class);
     }
 
     @Test
