@@ -59,6 +59,7 @@ public final class KafkaMergeStore implements MergeStore {
     private final KeyValueStore<Bytes, byte[]> state;
     private final KeyValueStore<Bytes, byte[]> keys;
     private final Deque<StoreKeys.Release> releases = new ArrayDeque<>();
+    private final Deque<Bytes> staleChunks = new ArrayDeque<>();
     private final Map<TableId, Optional<TableState>> tables = new HashMap<>();
     private final Map<StoreKeys.ChunkRef, Optional<ChunkState>> chunks = new HashMap<>();
     private final Map<Generation, Boolean> generationHasKeys = new HashMap<>();
@@ -66,8 +67,9 @@ public final class KafkaMergeStore implements MergeStore {
     private Optional<Bytes> releaseCursor = Optional.empty();
 
     /**
-     * A store over {@code state} and {@code keys}; picks up releases left unfinished by an earlier run, and deletes
-     * the chunk states of closed windows that releases before chunk states were released kept.
+     * A store over {@code state} and {@code keys}; picks up releases left unfinished by an earlier run, and queues
+     * for release the chunk states of closed windows that older releases kept. It only reads: deletes come with
+     * {@link #releaseSome}, while records are processed.
      */
     public KafkaMergeStore(KeyValueStore<Bytes, byte[]> state, KeyValueStore<Bytes, byte[]> keys) {
         this.state = Objects.requireNonNull(state, "state");
@@ -76,7 +78,7 @@ public final class KafkaMergeStore implements MergeStore {
                  state.prefixScan(StoreKeys.releasePrefix(), Serdes.Bytes().serializer())) {
             pending.forEachRemaining(entry -> releases.add(StoreKeys.parseRelease(entry.key)));
         }
-        deleteChunksOfClosedWindows();
+        staleChunks.addAll(chunksOfClosedWindows());
     }
 
     @Override
@@ -142,28 +144,33 @@ public final class KafkaMergeStore implements MergeStore {
 
     @Override
     public void releaseChunks(TableId table, String windowId) {
-        deleteChunks(StoreKeys.chunkPrefix(table), (ref, chunk) -> chunk.windowId().equals(Optional.of(windowId)));
+        chunkKeys(StoreKeys.chunkPrefix(table), (ref, chunk) -> chunk.windowId().equals(Optional.of(windowId)))
+            .forEach(this::deleteChunk);
     }
 
-    /** Deletes the chunk states whose window is closed (older releases never deleted chunk states). */
-    private void deleteChunksOfClosedWindows() {
-        deleteChunks(StoreKeys.chunkPrefix(), (ref, chunk) -> chunk.windowId().isPresent()
+    /** The keys of the chunk states whose window is closed (older releases never deleted chunk states). */
+    private List<Bytes> chunksOfClosedWindows() {
+        return chunkKeys(StoreKeys.chunkPrefix(), (ref, chunk) -> chunk.windowId().isPresent()
             && table(ref.table()).map(t -> t.isClosed(chunk.windowId().get())).orElse(false));
     }
 
-    private void deleteChunks(Bytes prefix, BiPredicate<StoreKeys.ChunkRef, ChunkState> stale) {
-        List<Bytes> deleted = new ArrayList<>();
+    private List<Bytes> chunkKeys(Bytes prefix, BiPredicate<StoreKeys.ChunkRef, ChunkState> matching) {
+        List<Bytes> found = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> all = state.prefixScan(prefix, Serdes.Bytes().serializer())) {
             while (all.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = all.next();
                 StoreKeys.ChunkRef ref = StoreKeys.parseChunk(entry.key);
-                if (stale.test(ref, StateCodec.decodeChunk(ref.chunkId(), entry.value))) {
-                    deleted.add(entry.key);
-                    chunks.remove(ref);
+                if (matching.test(ref, StateCodec.decodeChunk(ref.chunkId(), entry.value))) {
+                    found.add(entry.key);
                 }
             }
         }
-        deleted.forEach(state::delete);
+        return found;
+    }
+
+    private void deleteChunk(Bytes key) {
+        state.delete(key);
+        chunks.remove(StoreKeys.parseChunk(key));
     }
 
     private void remember(StoreKeys.ChunkRef key, Optional<ChunkState> found) {
@@ -219,18 +226,23 @@ public final class KafkaMergeStore implements MergeStore {
         releases.add(new StoreKeys.Release(table, generation));
     }
 
-    /** Whether released keys remain to be deleted. */
+    /** Whether released keys or chunk states remain to be deleted. */
     public boolean hasPendingReleases() {
-        return !releases.isEmpty();
+        return !releases.isEmpty() || !staleChunks.isEmpty();
     }
 
     /**
-     * Deletes up to {@code budget} keys of released generations, oldest release first.
+     * Deletes up to {@code budget} entries: first the chunk states of closed windows found when the store opened,
+     * then keys of released generations, oldest release first.
      *
-     * @return how many keys were deleted
+     * @return how many entries were deleted
      */
     public int releaseSome(int budget) {
         int deleted = 0;
+        while (deleted < budget && !staleChunks.isEmpty()) {
+            deleteChunk(staleChunks.poll());
+            deleted++;
+        }
         while (deleted < budget && !releases.isEmpty()) {
             StoreKeys.Release release = releases.peek();
             int room = budget - deleted;

@@ -90,7 +90,7 @@ class KafkaMergeStoreTest {
     }
 
     @Test
-    void chunkStatesOfWindowsClosedBeforeAreDeletedWhenTheStoreOpens() {
+    void chunkStatesOfWindowsClosedBeforeAreReleasedAfterTheStoreOpens() {
         KafkaMergeStore earlier = new KafkaMergeStore(state, keys);
         earlier.putTable(TableState.initial(ITEMS).open("w1").ready("w1").open("w2"));
         earlier.putChunk(ITEMS, ChunkState.first("w1#0", "w1", 1).doneBy(1, "w1"));
@@ -98,10 +98,15 @@ class KafkaMergeStoreTest {
         earlier.putChunk(ITEMS, new ChunkState("w0#0", 1, false, Optional.empty()));
 
         KafkaMergeStore reopened = new KafkaMergeStore(state, keys);
+        assertThat(reopened.chunk(ITEMS, "w1#0")).isPresent();
+        assertThat(reopened.hasPendingReleases()).isTrue();
+
+        assertThat(reopened.releaseSome(100)).isEqualTo(1);
 
         assertThat(reopened.chunk(ITEMS, "w1#0")).isEmpty();
         assertThat(reopened.chunk(ITEMS, "w2#0")).isPresent();
         assertThat(reopened.chunk(ITEMS, "w0#0")).isPresent();
+        assertThat(reopened.hasPendingReleases()).isFalse();
     }
 
     @Test
