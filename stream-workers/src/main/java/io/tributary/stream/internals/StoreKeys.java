@@ -55,23 +55,13 @@ public final class StoreKeys {
 
     /** The table and chunk id of a chunk state key. */
     public static ChunkRef parseChunk(Bytes key) {
-        try {
-            ByteBuffer buffer = ByteBuffer.wrap(key.get());
-            if (buffer.get() != CHUNK) {
-                throw new StateFormatException("Not a chunk state key: " + key);
-            }
-            TableId table = TableId.of(readString(buffer), readString(buffer));
-            if (!buffer.hasRemaining()) {
+        return parse(key, CHUNK, "chunk state", (table, rest) -> {
+            if (!rest.hasRemaining()) {
                 throw new StateFormatException("No chunk id in chunk state key " + key);
             }
-            return new ChunkRef(table, new String(buffer.array(), buffer.position(), buffer.remaining(),
+            return new ChunkRef(table, new String(rest.array(), rest.position(), rest.remaining(),
                 StandardCharsets.UTF_8));
-        } catch (RuntimeException e) {
-            if (e instanceof StateFormatException) {
-                throw e;
-            }
-            throw new StateFormatException("Malformed chunk state key " + key + ": " + e, e);
-        }
+        });
     }
 
     /** The key marking that the keys of {@code table} in {@code generation} are being released. */
@@ -86,23 +76,32 @@ public final class StoreKeys {
 
     /** The table and generation of a release marker key. */
     public static Release parseRelease(Bytes key) {
-        try {
-            ByteBuffer buffer = ByteBuffer.wrap(key.get());
-            if (buffer.get() != RELEASE) {
-                throw new StateFormatException("Not a release marker key: " + key);
-            }
-            String schema = readString(buffer);
-            String name = readString(buffer);
-            Release release = new Release(TableId.of(schema, name), buffer.getLong());
-            if (buffer.hasRemaining()) {
+        return parse(key, RELEASE, "release marker", (table, rest) -> {
+            Release release = new Release(table, rest.getLong());
+            if (rest.hasRemaining()) {
                 throw new StateFormatException("Trailing bytes in release marker key " + key);
             }
             return release;
-        } catch (RuntimeException e) {
-            if (e instanceof StateFormatException) {
-                throw e;
+        });
+    }
+
+    /** What follows the table in a key. */
+    private interface KeyRest<T> {
+        T read(TableId table, ByteBuffer rest);
+    }
+
+    /** Reads a key of {@code tag} ({@code kind} in errors): the tag, the table, then {@code rest}. */
+    private static <T> T parse(Bytes key, byte tag, String kind, KeyRest<T> rest) {
+        try {
+            ByteBuffer buffer = ByteBuffer.wrap(key.get());
+            if (buffer.get() != tag) {
+                throw new StateFormatException("Not a " + kind + " key: " + key);
             }
-            throw new StateFormatException("Malformed release marker key " + key + ": " + e, e);
+            return rest.read(TableId.of(readString(buffer), readString(buffer)), buffer);
+        } catch (StateFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new StateFormatException("Malformed " + kind + " key " + key + ": " + e, e);
         }
     }
 
