@@ -59,7 +59,7 @@ public final class KafkaMergeStore implements MergeStore {
     private final KeyValueStore<Bytes, byte[]> state;
     private final KeyValueStore<Bytes, byte[]> keys;
     private final Deque<StoreKeys.Release> releases = new ArrayDeque<>();
-    private final Deque<Bytes> staleChunks = new ArrayDeque<>();
+    private final Deque<StoreKeys.ChunkRef> staleChunks = new ArrayDeque<>();
     private final Map<TableId, Optional<TableState>> tables = new HashMap<>();
     private final Map<StoreKeys.ChunkRef, Optional<ChunkState>> chunks = new HashMap<>();
     private final Map<Generation, Boolean> generationHasKeys = new HashMap<>();
@@ -144,33 +144,34 @@ public final class KafkaMergeStore implements MergeStore {
 
     @Override
     public void releaseChunks(TableId table, String windowId) {
-        chunkKeys(StoreKeys.chunkPrefix(table), (ref, chunk) -> chunk.windowId().equals(Optional.of(windowId)))
+        chunksUnder(StoreKeys.chunkPrefix(table), (ref, chunk) -> chunk.windowId().equals(Optional.of(windowId)))
             .forEach(this::deleteChunk);
     }
 
-    /** The keys of the chunk states whose window is closed (older releases never deleted chunk states). */
-    private List<Bytes> chunksOfClosedWindows() {
-        return chunkKeys(StoreKeys.chunkPrefix(), (ref, chunk) -> chunk.windowId().isPresent()
+    /** The chunks whose window is closed (older releases never deleted chunk states). */
+    private List<StoreKeys.ChunkRef> chunksOfClosedWindows() {
+        return chunksUnder(StoreKeys.chunkPrefix(), (ref, chunk) -> chunk.windowId().isPresent()
             && table(ref.table()).map(t -> t.isClosed(chunk.windowId().get())).orElse(false));
     }
 
-    private List<Bytes> chunkKeys(Bytes prefix, BiPredicate<StoreKeys.ChunkRef, ChunkState> matching) {
-        List<Bytes> found = new ArrayList<>();
+    /** The chunks with a state under {@code prefix} that are {@code matching}. */
+    private List<StoreKeys.ChunkRef> chunksUnder(Bytes prefix, BiPredicate<StoreKeys.ChunkRef, ChunkState> matching) {
+        List<StoreKeys.ChunkRef> found = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> all = state.prefixScan(prefix, Serdes.Bytes().serializer())) {
             while (all.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = all.next();
                 StoreKeys.ChunkRef ref = StoreKeys.parseChunk(entry.key);
                 if (matching.test(ref, StateCodec.decodeChunk(ref.chunkId(), entry.value))) {
-                    found.add(entry.key);
+                    found.add(ref);
                 }
             }
         }
         return found;
     }
 
-    private void deleteChunk(Bytes key) {
-        state.delete(key);
-        chunks.remove(StoreKeys.parseChunk(key));
+    private void deleteChunk(StoreKeys.ChunkRef chunk) {
+        state.delete(StoreKeys.chunk(chunk.table(), chunk.chunkId()));
+        chunks.remove(chunk);
     }
 
     private void remember(StoreKeys.ChunkRef key, Optional<ChunkState> found) {

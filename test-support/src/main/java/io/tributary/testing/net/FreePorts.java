@@ -28,6 +28,7 @@ public final class FreePorts {
     private static final int LOWEST = 10000;
     private static final int ATTEMPTS = 1000;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+    private static final int EPHEMERAL_LOW = readEphemeralLow();
 
     private FreePorts() {
     }
@@ -52,7 +53,12 @@ public final class FreePorts {
             + ATTEMPTS + " attempts"));
     }
 
+    /** The first port of the kernel's ephemeral range. */
     static int ephemeralLow() {
+        return EPHEMERAL_LOW;
+    }
+
+    private static int readEphemeralLow() {
         try {
             // Files.readString reads a /proc file (size 0) short: "3" of "32768 60999".
             return Integer.parseInt(Files.readAllLines(EPHEMERAL_RANGE).get(0).trim().split("\\s+")[0]);
