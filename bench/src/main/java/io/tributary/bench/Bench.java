@@ -17,6 +17,7 @@ import io.tributary.bench.pipeline.SnapshotSeries;
 import io.tributary.bench.remote.RemoteSource;
 import io.tributary.bench.streaming.SustainedStreaming;
 import io.tributary.bench.tenants.MultiTenant;
+import io.tributary.bench.writer.WriterAloneRun;
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
 import io.tributary.postgres.PgEndpoint;
@@ -59,8 +60,16 @@ public final class Bench implements Callable<Integer> {
         description = "replication.workers_per_process values of A, R and M (default ${DEFAULT-VALUE})")
     private List<Integer> workers;
 
+    @Option(names = "--writer-loops", split = ",", defaultValue = "1,2",
+        description = "writer loops of W, the storage writer alone (default ${DEFAULT-VALUE})")
+    private List<Integer> writerLoops;
+
+    @Option(names = "--writer-batch", defaultValue = "5000",
+        description = "records per partition batch of W (storage.batch_rows; default ${DEFAULT-VALUE})")
+    private int writerBatch;
+
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
-        description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay,"
+        description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay, W|writer,"
             + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming")
     private List<String> only = List.of();
 
@@ -184,11 +193,15 @@ public final class Bench implements Callable<Integer> {
         }
         if (selected.contains(Scenario.SNAPSHOT)) {
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "A snapshot to first checkpoint",
-                "full pipeline", "bench_a", new SnapshotSeries.Source(source.jdbcUrl(), source, rulesV1, rows),
+                "full pipeline", "bench_a", new SnapshotSeries.Source(source.jdbcUrl(), source, rulesV1, rows,
+                    Optional.of(Dataset.expected(1))),
                 workers);
             if (selected.contains(Scenario.REPLAY) && last.isPresent()) {
                 Replay.run(ctx, "C re-replication to ACTIVE", last.get(), source, rows, Dataset::syncRules,
-                    "relid = '" + Dataset.TABLE + "'::regclass");
+                    "relid = '" + Dataset.TABLE + "'::regclass", Optional.of(Dataset.expected(1)));
+            }
+            if (selected.contains(Scenario.WRITER) && last.isPresent()) {
+                WriterAloneRun.run(ctx, last.get(), source, rows, writerLoops, writerBatch);
             }
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
         }

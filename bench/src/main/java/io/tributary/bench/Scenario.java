@@ -12,6 +12,7 @@ enum Scenario {
     BASELINES("B", "baselines"),
     SNAPSHOT("A", "snapshot"),
     REPLAY("C", "replay"),
+    WRITER("W", "writer"),
     DEBEZIUM("DBZ", "debezium"),
     REMOTE("R", "remote"),
     TENANTS("M", "tenants"),

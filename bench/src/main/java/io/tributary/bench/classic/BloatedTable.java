@@ -43,7 +43,7 @@ public final class BloatedTable {
             List.of(2));
         if (replay && last.isPresent()) {
             Replay.run(ctx, "E2 bloated table: re-replication to ACTIVE", last.get(), source, rows,
-                Dataset::syncRules, "relid = '" + Dataset.TABLE + "'::regclass");
+                Dataset::syncRules, "relid = '" + Dataset.TABLE + "'::regclass", Optional.empty());
         }
         last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
     }

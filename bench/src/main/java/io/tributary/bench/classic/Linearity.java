@@ -33,7 +33,8 @@ public final class Linearity {
             }
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "L snapshot linearity",
                 String.format(Locale.ROOT, "%,d rows of ~500 B, full pipeline", rows), "bench_l" + rows,
-                new SnapshotSeries.Source(source.jdbcUrl(), source, rules, rows), List.of(2));
+                new SnapshotSeries.Source(source.jdbcUrl(), source, rules, rows,
+                    Optional.of(Dataset.expected(1))), List.of(2));
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
             try (Connection c = ctx.database("postgres").connect(); Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE " + database + " WITH (FORCE)");

@@ -1,5 +1,7 @@
 package io.tributary.bench.pipeline;
 
+import io.tributary.bench.probe.CpuProbe;
+import io.tributary.bench.probe.CpuUse;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
@@ -13,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -23,8 +26,13 @@ import org.postgresql.copy.CopyIn;
  */
 public final class Baselines {
 
-    /** Rows moved and the time it took. */
-    public record Measured(long rows, long nanos) {
+    /** Rows moved, the time it took and, where measured, the CPU used over the same window. */
+    public record Measured(long rows, long nanos, Optional<CpuUse> cpu) {
+
+        public Measured(long rows, long nanos) {
+            this(rows, nanos, Optional.empty());
+        }
+
         public double seconds() {
             return nanos / 1e9;
         }
@@ -48,12 +56,14 @@ public final class Baselines {
             attempt -> ok("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection", copyOut(source), ""));
         ctx.record("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
             attempt -> ok("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
-                copyIntoBucketData(ctx.storageDatabase("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows), ""));
+                copyIntoBucketData(ctx.storageDatabase("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows,
+                    ctx.cpu()), "CPU over the COPY only (its text is built before)"));
     }
 
     /** The row of a measurement. */
     public static ResultTable.Row ok(String scenario, String configuration, Measured measured, String notes) {
-        return ResultTable.Row.ok(scenario, configuration, measured.rows(), measured.seconds(), notes);
+        ResultTable.Row row = ResultTable.Row.ok(scenario, configuration, measured.rows(), measured.seconds(), notes);
+        return measured.cpu().map(row::withCpu).orElse(row);
     }
 
     /**
@@ -112,15 +122,17 @@ public final class Baselines {
     /**
      * A bare {@code COPY} of {@code rows} bucket ops (~500 B row data each, the shape the writer produces) into
      * {@code tributary.bucket_data} of a fresh group on {@code storage} (already migrated or not), one connection,
-     * one transaction per 5,000 rows; the COPY text is built before the clock starts.
+     * one transaction per 5,000 rows; the COPY text is built before the clock starts, and {@code cpu} measures the
+     * same window as the clock.
      */
-    public static Measured copyIntoBucketData(PgEndpoint storage, long rows) throws SQLException {
+    public static Measured copyIntoBucketData(PgEndpoint storage, long rows, CpuProbe cpu) throws SQLException {
         try (Connection c = storage.connect()) {
             c.setAutoCommit(true);
             Migrations.migrate(c);
             long group = SyncRulesGroups.create(c, Dataset.syncRules(0)).id();
             c.setAutoCommit(false);
             List<byte[]> chunks = copyChunks(group, rows, 5_000);
+            CpuUse before = cpu.total();
             long start = System.nanoTime();
             for (byte[] chunk : chunks) {
                 CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tributary.bucket_data"
@@ -129,7 +141,8 @@ public final class Baselines {
                 copy.endCopy();
                 c.commit();
             }
-            return new Measured(rows, System.nanoTime() - start);
+            long nanos = System.nanoTime() - start;
+            return new Measured(rows, nanos, Optional.of(cpu.total().since(before)));
         }
     }
 

@@ -123,7 +123,8 @@ public final class BenchContext {
 
     /**
      * Runs {@code measurement} once per repetition, each with its peak memory and CPU, and adds the median row; an
-     * exception becomes a FAILED row naming it.
+     * exception becomes a FAILED row naming it. The CPU is what the whole measurement used, unless the row carries
+     * its own ({@link Row#withCpu}: measured over the same window as its seconds).
      */
     public Row record(String scenario, String configuration, Measurement measurement) {
         Row median = measure(scenario, configuration, measurement);
@@ -138,6 +139,11 @@ public final class BenchContext {
         table.addBaseline(median);
         afterEachRow.run();
         return median;
+    }
+
+    /** The CPU probe of the bench JVM and the Postgres servers, for a measurement that times its own window. */
+    public CpuProbe cpu() {
+        return cpu;
     }
 
     /** How often each configuration runs. */
@@ -160,7 +166,8 @@ public final class BenchContext {
                 log("%s (%s) failed: %s", scenario, configuration, e);
                 row = Row.failed(scenario, configuration, 0, 0, "FAILED: " + e);
             }
-            runs.add(row.withUsage(memory.peak(), cpu.total().since(before)));
+            CpuUse used = cpu.total().since(before);
+            runs.add(row.withUsage(memory.peak(), row.cpu().orElse(used)));
         }
         return Medians.of(runs);
     }

@@ -1,8 +1,10 @@
 package io.tributary.bench.pipeline;
 
+import io.tributary.bench.check.StorageCheck;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * The bench's source data: one table {@code public.items} of ~500 B rows (a bigint key, an owner among 1,000,
@@ -46,11 +48,21 @@ public final class Dataset {
         }
     }
 
+    /** The bucket definition of {@link #syncRules(int) version} {@code version}. */
+    public static String definition(int version) {
+        return "by_owner_v" + version;
+    }
+
+    /** What storage holds after a snapshot or replay of {@code items} with rules of {@code version}. */
+    public static StorageCheck.Expected expected(int version) {
+        return new StorageCheck.Expected(List.of(new StorageCheck.Table(TABLE, "items")), definition(version));
+    }
+
     /** Sync rules over the items: one bucket per owner; {@code version} only renames the bucket. */
     public static String syncRules(int version) {
         return String.join("\n",
             "bucket_definitions:",
-            "  by_owner_v" + version + ":",
+            "  " + definition(version) + ":",
             "    parameters: SELECT request.user_id() AS owner",
             "    data:",
             "      - SELECT * FROM items WHERE owner = bucket.owner",

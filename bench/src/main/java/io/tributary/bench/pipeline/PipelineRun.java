@@ -50,6 +50,11 @@ public final class PipelineRun {
     /** Settings of one run; {@code name} makes the topic prefix, slot and publication unique. */
     public record Settings(String name, String kafka, String sourceUrl, String storageUrl, String user,
                            Path rulesFile, int workersPerProcess) {
+
+        /** The storage database. */
+        public io.tributary.postgres.PgEndpoint storage() {
+            return new io.tributary.postgres.PgEndpoint(storageUrl, user, "");
+        }
     }
 
     private PipelineRun() {

@@ -1,5 +1,6 @@
 package io.tributary.bench.pipeline;
 
+import io.tributary.bench.check.StorageCheck;
 import io.tributary.bench.pipeline.ResultTable.Row;
 import io.tributary.postgres.PgEndpoint;
 import java.nio.file.Path;
@@ -8,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -27,7 +29,7 @@ public final class Replay {
      * @param tables the SQL condition on {@code pg_stat_user_tables} selecting the source tables read
      */
     public static void run(BenchContext ctx, String scenario, PipelineRun.Settings of, PgEndpoint source, long rows,
-                           RulesVersion rules, String tables) {
+                           RulesVersion rules, String tables, Optional<StorageCheck.Expected> expected) {
         ctx.record(scenario, "new sync rules version, replay of " + of.name() + ".rows", attempt -> {
             Path file = ctx.rulesFile(of.name() + "-v" + (attempt + 2), rules.of(attempt + 2));
             PipelineRun.Settings replay = new PipelineRun.Settings(of.name(), of.kafka(), of.sourceUrl(),
@@ -39,7 +41,12 @@ public final class Replay {
             ctx.keepLog(of.name() + "_replay" + (attempt == 0 ? "" : "_r" + attempt), outcome);
             Row row = PipelineRows.toActive(scenario, "new sync rules version, replay of " + of.name() + ".rows",
                 rows, outcome, replay);
-            return row.withNotePrefix("source tuples read: " + sourceRead);
+            row = row.withNotePrefix("source tuples read: " + sourceRead);
+            if (expected.isPresent()) {
+                row = Checked.row(row, source, expected.get().withDefinition(Dataset.definition(attempt + 2)),
+                    replay.storage());
+            }
+            return row;
         });
     }
 

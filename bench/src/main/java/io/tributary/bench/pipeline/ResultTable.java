@@ -61,6 +61,11 @@ public final class ResultTable {
                 Optional.of(used));
         }
 
+        /** This row with the CPU used over its own timed window (kept instead of the whole measurement's). */
+        public Row withCpu(CpuUse used) {
+            return new Row(scenario, configuration, rows, seconds, outcome, notes, memory, Optional.of(used));
+        }
+
         /** This row with {@code prefix} in front of its notes. */
         public Row withNotePrefix(String prefix) {
             String joined = notes.isEmpty() ? prefix : prefix + "; " + notes;

@@ -1,5 +1,6 @@
 package io.tributary.bench.pipeline;
 
+import io.tributary.bench.check.StorageCheck;
 import io.tributary.bench.pipeline.ResultTable.Row;
 import io.tributary.postgres.PgEndpoint;
 import java.nio.file.Path;
@@ -15,8 +16,17 @@ import java.util.Optional;
  */
 public final class SnapshotSeries {
 
-    /** What to snapshot: the source as the pipeline reaches it, the same database directly, rules and row count. */
-    public record Source(String sourceUrl, PgEndpoint direct, Path rules, long rows) {
+    /**
+     * What to snapshot: the source as the pipeline reaches it, the same database directly, rules and row count, and
+     * what storage must hold afterwards (checked before the row counts; empty: not checked).
+     */
+    public record Source(String sourceUrl, PgEndpoint direct, Path rules, long rows,
+                         Optional<StorageCheck.Expected> expected) {
+
+        /** A source whose storage is not checked. */
+        public Source(String sourceUrl, PgEndpoint direct, Path rules, long rows) {
+            this(sourceUrl, direct, rules, rows, Optional.empty());
+        }
     }
 
     private SnapshotSeries() {
@@ -45,6 +55,9 @@ public final class SnapshotSeries {
                 }
                 last[0] = settings;
                 Row row = PipelineRows.toActive(scenario, configuration, source.rows(), outcome, settings);
+                if (source.expected().isPresent()) {
+                    row = Checked.row(row, source.direct(), source.expected().get(), settings.storage());
+                }
                 return row.isOk() ? row.withNotePrefix(String.format(Locale.ROOT, "%.1f us/row",
                     row.seconds() * 1e6 / Math.max(1, source.rows()))) : row;
             });

@@ -32,6 +32,11 @@ public final class CpuProbe {
         return new CpuProbe(postmasterPids);
     }
 
+    /** The postmaster pids of the servers it measures, in the order given. */
+    public List<Long> postmasterPids() {
+        return postmasterPids;
+    }
+
     /** CPU used so far; zeros where {@code /proc} cannot be read (not Linux). */
     public CpuUse total() {
         double jvm = ticks(SELF.resolve("stat"), false);

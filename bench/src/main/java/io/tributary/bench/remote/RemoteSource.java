@@ -2,6 +2,7 @@ package io.tributary.bench.remote;
 
 import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.Baselines;
+import io.tributary.bench.pipeline.Dataset;
 import io.tributary.bench.pipeline.PipelineRun;
 import io.tributary.bench.pipeline.SnapshotSeries;
 import io.tributary.postgres.PgEndpoint;
@@ -36,7 +37,8 @@ public final class RemoteSource {
             ctx.record("R1 remote: sequential snapshot", configuration, attempt -> Baselines.ok(
                 "R1 remote: sequential snapshot", configuration, Baselines.keysetRead(remote), "B1 through the proxy"));
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "R2 remote: snapshot to first checkpoint",
-                "full pipeline, source " + via, "bench_r", new SnapshotSeries.Source(url, source, rules, rows),
+                "full pipeline, source " + via, "bench_r", new SnapshotSeries.Source(url, source, rules, rows,
+                    Optional.of(Dataset.expected(1))),
                 workers);
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
         }

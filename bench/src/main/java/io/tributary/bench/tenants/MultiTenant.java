@@ -1,5 +1,6 @@
 package io.tributary.bench.tenants;
 
+import io.tributary.bench.check.StorageCheck;
 import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.PipelineRun;
 import io.tributary.bench.pipeline.SnapshotSeries;
@@ -7,6 +8,7 @@ import io.tributary.postgres.PgEndpoint;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -53,8 +55,20 @@ public final class MultiTenant {
             String.format(Locale.ROOT, "%d schemas x %d tables of %,d rows, full pipeline", shape.schemas(),
                 shape.tables(), shape.rowsPerTable()), "bench_m",
             new SnapshotSeries.Source(source.jdbcUrl(), source, ctx.rulesFile("rules-tenants", rules()),
-                shape.rows()), workers);
+                shape.rows(), Optional.of(expected(shape))), workers);
         last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
+    }
+
+    /** What storage holds after a snapshot of every tenant table. */
+    static StorageCheck.Expected expected(Shape shape) {
+        List<StorageCheck.Table> tables = new ArrayList<>();
+        for (int schema = 1; schema <= shape.schemas(); schema++) {
+            for (int table = 1; table <= shape.tables(); table++) {
+                tables.add(new StorageCheck.Table(String.format(Locale.ROOT, "tenant_%03d.t%d", schema, table),
+                    "t" + table));
+            }
+        }
+        return new StorageCheck.Expected(tables, "by_owner");
     }
 
     /** Sync rules over every tenant table: one bucket per owner. */

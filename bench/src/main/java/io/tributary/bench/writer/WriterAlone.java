@@ -1,0 +1,160 @@
+package io.tributary.bench.writer;
+
+import io.tributary.bench.probe.CpuProbe;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.topics.TopicNames;
+import io.tributary.writer.StorageWriter;
+import io.tributary.writer.WriterConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TimeZone;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * The storage writer of one group in a JVM of its own, so that its CPU is its own: started by
+ * {@link WriterAloneRun}, it finds the last record of each partition of {@code rows}, prints {@code START}, starts
+ * the writer, waits until every partition's stored offset reached its end offset and a checkpoint covers every op
+ * allocated, prints {@code DONE} with its seconds and CPU over exactly that window, closes the writer and exits.
+ *
+ * <p>Arguments: bootstrap servers, topic prefix, storage JDBC URL, user, group id, loops, batch records, rules
+ * file. Output lines: {@code START}, {@code FIRST <seconds>} (the first batch committed),
+ * {@code DONE <seconds> <jvm cpu s> <jit cpu s>}.
+ */
+public final class WriterAlone {
+
+    private WriterAlone() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        TimeZone.setDefault(TimeZone.getTimeZone("UTC"));
+        Properties kafka = new Properties();
+        kafka.put("bootstrap.servers", args[0]);
+        TopicNames names = TopicNames.withPrefix(args[1]);
+        PgEndpoint storage = new PgEndpoint(args[2], args[3], "");
+        long group = Long.parseLong(args[4]);
+        int loops = Integer.parseInt(args[5]);
+        int batch = Integer.parseInt(args[6]);
+        String rules = Files.readString(Path.of(args[7]));
+        Map<Integer, Long> ends = endOffsets(kafka, names.rows());
+        CpuProbe cpu = CpuProbe.of(List.of());
+        WriterConfig config = WriterConfig.of(kafka, names, storage, group, rules, batch, loops);
+        try (Connection c = storage.connect()) {
+            c.setAutoCommit(true);
+            System.out.println("START");
+            System.out.flush();
+            CpuUse before = cpu.total();
+            long start = System.nanoTime();
+            boolean first = false;
+            try (StorageWriter writer = StorageWriter.start(config)) {
+                while (true) {
+                    if (writer.failure().isPresent()) {
+                        throw new IllegalStateException("the writer failed", writer.failure().get());
+                    }
+                    Progress progress = progress(c, group);
+                    if (!first && progress.anyCommitted()) {
+                        first = true;
+                        System.out.printf(Locale.ROOT, "FIRST %.3f%n", (System.nanoTime() - start) / 1e9);
+                    }
+                    if (progress.reached(ends)) {
+                        CpuUse used = cpu.total().since(before);
+                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f%n", (System.nanoTime() - start) / 1e9,
+                            used.jvmSeconds(), used.jitSeconds());
+                        System.out.flush();
+                        break;
+                    }
+                    LockSupport.parkNanos(10_000_000);
+                }
+            }
+        }
+        System.exit(0);
+    }
+
+    /**
+     * Per partition, the offset after its last record as a read-committed consumer sees it (what the writer's stored
+     * offset becomes once it consumed everything; transaction markers after it are not records).
+     */
+    private static Map<Integer, Long> endOffsets(Properties kafka, String topic) {
+        Properties properties = new Properties();
+        properties.putAll(kafka);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<Integer, Long> ends = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            for (TopicPartition partition : partitions) {
+                ends.put(partition.partition(), 0L);
+                consumer.seek(partition, Math.max(0, end.get(partition) - 1_000));
+            }
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read to the end of " + topic);
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    ends.merge(record.partition(), record.offset() + 1, Math::max);
+                }
+            }
+        }
+        return ends;
+    }
+
+    /** Stored offsets per partition, the highest op id allocated and the published checkpoint's op id. */
+    private record Progress(Map<Integer, Long> offsets, long maxOpId, long checkpointOpId) {
+
+        boolean anyCommitted() {
+            return offsets.values().stream().anyMatch(offset -> offset > 0);
+        }
+
+        boolean reached(Map<Integer, Long> ends) {
+            for (Map.Entry<Integer, Long> end : ends.entrySet()) {
+                if (offsets.getOrDefault(end.getKey(), 0L) < end.getValue()) {
+                    return false;
+                }
+            }
+            return checkpointOpId >= maxOpId && maxOpId > 0;
+        }
+    }
+
+    private static Progress progress(Connection c, long group) throws SQLException {
+        Map<Integer, Long> offsets = new HashMap<>();
+        long maxOpId = 0;
+        try (PreparedStatement s = c.prepareStatement("SELECT partition, next_offset, max_op_id FROM"
+            + " tributary.partition_offsets WHERE group_id = ?")) {
+            s.setLong(1, group);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    offsets.put(rs.getInt(1), rs.getLong(2));
+                    maxOpId = Math.max(maxOpId, rs.getLong(3));
+                }
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT coalesce(checkpoint_op_id, 0) FROM tributary.sync_rules"
+            + " WHERE group_id = ?")) {
+            s.setLong(1, group);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return new Progress(offsets, maxOpId, rs.getLong(1));
+            }
+        }
+    }
+}

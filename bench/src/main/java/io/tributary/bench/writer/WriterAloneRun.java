@@ -1,0 +1,142 @@
+package io.tributary.bench.writer;
+
+import io.tributary.bench.pipeline.BenchContext;
+import io.tributary.bench.pipeline.Checked;
+import io.tributary.bench.pipeline.Dataset;
+import io.tributary.bench.pipeline.PipelineRun;
+import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.postgres.PgEndpoint;
+import io.tributary.storage.groups.SyncRulesGroups;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scenario W, the storage writer alone: a fresh sync rules group replays the {@code rows} topic a snapshot run
+ * left (pre-filled, nothing produces to it any more) with the writer in a JVM of its own ({@link WriterAlone}), so
+ * the row's JVM CPU is the writer's only (its Kafka consumers, committers, checkpointer, GC; the JIT shown apart),
+ * measured over the same window as its seconds: from the writer's start (consumer group join included) until every
+ * partition's stored offset reached its last record and a checkpoint covers every op. The storage Postgres CPU is
+ * sampled at the same two moments; the broker's (the bench JVM's) goes in the notes. No ingest runs, so the bench
+ * marks the group planned itself (the planner would, from the windows the snapshot run left DONE).
+ *
+ * <p>{@code BENCH_WRITER_JAVA_OPTS} passes options to the writer's JVM (e.g. a profiler agent);
+ * {@code BENCH_WRITER_PERF=<file>} records the storage server's processes with Linux {@code perf} over the window.
+ */
+public final class WriterAloneRun {
+
+    private static final int FIRST_VERSION = 100;
+
+    private WriterAloneRun() {
+    }
+
+    /** One row per value of {@code loops} over the {@code rows} of {@code of} ({@code rows} source rows). */
+    public static void run(BenchContext ctx, PipelineRun.Settings of, PgEndpoint source, long rows, List<Integer> loops,
+                           int batchRecords) {
+        int[] version = {FIRST_VERSION};
+        for (int loop : loops) {
+            String scenario = "W storage writer alone";
+            String configuration = String.format(Locale.ROOT, "fresh group replaying %s.rows, writer in its own JVM,"
+                + " %d loop%s, batches of %,d", of.name(), loop, loop == 1 ? "" : "s", batchRecords);
+            ctx.record(scenario, configuration, attempt -> {
+                int v = version[0]++;
+                BenchContext.log("%s: %s ...", scenario, configuration);
+                return once(ctx, scenario, configuration, of, source, rows, loop, batchRecords, v);
+            });
+        }
+    }
+
+    private static Row once(BenchContext ctx, String scenario, String configuration, PipelineRun.Settings of,
+                            PgEndpoint source, long rows, int loops, int batchRecords, int version) throws Exception {
+        PgEndpoint storage = of.storage();
+        String rules = Dataset.syncRules(version);
+        long group;
+        try (Connection c = storage.connect()) {
+            c.setAutoCommit(true);
+            group = SyncRulesGroups.create(c, rules).id();
+            SyncRulesGroups.markPlanned(c, List.of(group));
+        }
+        Path rulesFile = ctx.rulesFile(of.name() + "-w" + version, rules);
+        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        String options = System.getenv().getOrDefault("BENCH_WRITER_JAVA_OPTS", "");
+        if (!options.isBlank()) {
+            command.addAll(Arrays.asList(options.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WriterAlone.class.getName(), of.kafka(),
+            of.name() + ".", of.storageUrl(), of.user(), Long.toString(group), Integer.toString(loops),
+            Integer.toString(batchRecords), rulesFile.toString()));
+        Path log = ctx.work().resolve("writer-alone-" + version + ".log");
+        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        Process perf = null;
+        CpuUse before = null;
+        CpuUse after = null;
+        double seconds = -1;
+        double first = -1;
+        double jvm = 0;
+        double jit = 0;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+            StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                String[] fields = line.split(" ");
+                if (fields[0].equals("START")) {
+                    perf = startPerf(ctx);
+                    before = ctx.cpu().total();
+                } else if (fields[0].equals("FIRST")) {
+                    first = Double.parseDouble(fields[1]);
+                } else if (fields[0].equals("DONE")) {
+                    after = ctx.cpu().total();
+                    if (perf != null) {
+                        perf.destroy();
+                        perf.waitFor();
+                    }
+                    seconds = Double.parseDouble(fields[1]);
+                    jvm = Double.parseDouble(fields[2]);
+                    jit = Double.parseDouble(fields[3]);
+                }
+            }
+        }
+        if (!process.waitFor(ctx.timeout().toSeconds(), TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        if (before == null || after == null) {
+            String tail = tail(log);
+            BenchContext.log("%s failed: %s", scenario, tail);
+            return Row.failed(scenario, configuration, rows, 0, "FAILED: " + tail);
+        }
+        CpuUse server = after.since(before);
+        CpuUse writer = new CpuUse(jvm, jit, server.postgresSeconds());
+        Row row = Row.ok(scenario, configuration, rows, seconds, String.format(Locale.ROOT,
+            "first commit at %.2f s; broker and bench JVM %,.0f us/row (JIT %,.0f)", first,
+            server.jvmSeconds() * 1e6 / rows, server.jitSeconds() * 1e6 / rows)).withCpu(writer);
+        return Checked.row(row, source, Dataset.expected(version), storage).withCpu(writer);
+    }
+
+    /** Linux {@code perf} recording the storage server (the last postmaster) and its children, if asked for. */
+    private static Process startPerf(BenchContext ctx) throws IOException {
+        String file = System.getenv("BENCH_WRITER_PERF");
+        if (file == null || file.isBlank()) {
+            return null;
+        }
+        List<Long> postmasters = ctx.cpu().postmasterPids();
+        return new ProcessBuilder("perf", "record", "-F", "999", "-g", "-o", file, "-p",
+            Long.toString(postmasters.get(postmasters.size() - 1))).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log);
+        return String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+    }
+}
