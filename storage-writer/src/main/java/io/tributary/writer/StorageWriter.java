@@ -9,6 +9,7 @@ import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.GroupMembership;
 import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
+import io.tributary.writer.checkpoint.ReplayTargets;
 import io.tributary.writer.consume.ProcessSeals;
 import io.tributary.writer.consume.WriterLoop;
 import io.tributary.writer.internals.StorageConnections;
@@ -108,6 +109,7 @@ public final class StorageWriter implements AutoCloseable {
                     new ByteArrayDeserializer(), new ByteArrayDeserializer()));
             }
             int partitions = partitions(consumers.get(0), config.topics().rows());
+            captureReplayTargets(config, group.id(), consumers.get(0), partitions);
             List<WriterLoop> loops = new ArrayList<>();
             ProcessSeals seals = new ProcessSeals(partitions);
             for (int i = 0; i < consumers.size(); i++) {
@@ -215,6 +217,24 @@ public final class StorageWriter implements AutoCloseable {
         }
         producer.close(Duration.ofSeconds(5));
         LOG.info("Storage writer of group {} closed: {}", config.groupId(), stats());
+    }
+
+    /**
+     * Before the group's first checkpoint: stores where {@code rows} ends now as its replay targets, unless a writer
+     * of the group did before ({@link ReplayTargets}).
+     */
+    private static void captureReplayTargets(WriterConfig config, long groupId,
+                                             KafkaConsumer<byte[], byte[]> consumer, int partitions)
+        throws SQLException {
+        try (Connection connection = config.storage().connect()) {
+            connection.setAutoCommit(false);
+            if (ReplayTargets.captureIfFirst(connection, groupId, consumer, config.topics().rows(), partitions)) {
+                LOG.info("Group {}: its first checkpoint waits for barriers after the current end of {}", groupId,
+                    config.topics().rows());
+            }
+        } catch (KafkaException e) {
+            throw new IllegalStateException("Cannot read the end offsets of " + config.topics().rows(), e);
+        }
     }
 
     private static int partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {

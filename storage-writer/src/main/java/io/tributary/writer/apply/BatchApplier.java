@@ -67,8 +67,8 @@ public final class BatchApplier {
         + " DO UPDATE SET window_id = EXCLUDED.window_id, high_watermark = EXCLUDED.high_watermark,"
         + " ready_after_epoch = EXCLUDED.ready_after_epoch";
     private static final String SEAL = "INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn,"
-        + " max_op_id) SELECT ?, u.p, u.e, u.l::pg_lsn, u.m"
-        + " FROM unnest(?::int[], ?::bigint[], ?::text[], ?::bigint[]) AS u(p, e, l, m)";
+        + " max_op_id, barrier_offset) SELECT ?, u.p, u.e, u.l::pg_lsn, u.m, u.o"
+        + " FROM unnest(?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) AS u(p, e, l, m, o)";
 
     private final long groupId;
     private final CurrentData currentData;
@@ -263,7 +263,8 @@ public final class BatchApplier {
                     markReady(connection, batch.partition(), marker, part.sealedEpoch);
                 }
                 if (batch.barrier().isPresent() && batch.barrier().get().epoch() > part.sealedEpoch) {
-                    seals.add(new Seal(batch.partition(), batch.barrier().get(), part.maxOpId));
+                    seals.add(new Seal(batch.partition(), batch.barrier().get(), part.maxOpId,
+                        batch.nextOffset() - 1));
                     part.sealedEpoch = batch.barrier().get().epoch();
                     part.sealed = OptionalLong.of(part.sealedEpoch);
                 }
@@ -330,20 +331,25 @@ public final class BatchApplier {
         }
     }
 
-    /** The seal of {@code barrier}'s epoch in {@code partition}, whose highest op id then is {@code maxOpId}. */
-    private record Seal(int partition, Barrier barrier, long maxOpId) {
+    /**
+     * The seal of {@code barrier}'s epoch in {@code partition}, whose highest op id then is {@code maxOpId}; the
+     * barrier is the record at {@code offset} (the last of its batch).
+     */
+    private record Seal(int partition, Barrier barrier, long maxOpId, long offset) {
     }
 
     private void seal(Connection connection, List<Seal> seals) throws SQLException {
         long[] epochs = new long[seals.size()];
         String[] lsns = new String[seals.size()];
         long[] opIds = new long[seals.size()];
+        long[] offsets = new long[seals.size()];
         List<Integer> partitions = new ArrayList<>();
         for (int i = 0; i < epochs.length; i++) {
             partitions.add(seals.get(i).partition());
             epochs[i] = seals.get(i).barrier().epoch();
             lsns[i] = seals.get(i).barrier().lsn().toString();
             opIds[i] = seals.get(i).maxOpId();
+            offsets[i] = seals.get(i).offset();
         }
         PGConnection pg = connection.unwrap(PGConnection.class);
         try (PreparedStatement seal = connection.prepareStatement(SEAL)) {
@@ -352,6 +358,7 @@ public final class BatchApplier {
             seal.setArray(3, pg.createArrayOf("int8", epochs));
             seal.setArray(4, connection.createArrayOf("text", lsns));
             seal.setArray(5, pg.createArrayOf("int8", opIds));
+            seal.setArray(6, pg.createArrayOf("int8", offsets));
             seal.executeUpdate();
         }
     }

@@ -104,6 +104,32 @@ public final class CheckpointMath {
         return Optional.empty();
     }
 
+    /**
+     * Why {@code epoch} may not be a group's first checkpoint, or empty if it may: in some partition with a replay
+     * target, the barrier of {@code epoch} (its seal among {@code seals}) lies before where the partition ended when
+     * the group's writers started ({@code targets}: partition to end offset). A barrier at offset {@code b} may
+     * stand for the state when every record up to {@code b} was read, so {@code b + 1 >= end} is required: every
+     * record that existed at the start was read before it. A seal of unknown offset holds.
+     */
+    public static Optional<String> heldByReplayTargets(long epoch, Collection<SealRow> seals,
+                                                       Map<Integer, Long> targets) {
+        Map<Integer, Long> barrierOffsets = new HashMap<>();
+        for (SealRow seal : seals) {
+            if (seal.epoch() == epoch) {
+                barrierOffsets.put(seal.partition(), seal.barrierOffset());
+            }
+        }
+        for (Map.Entry<Integer, Long> target : new TreeMap<>(targets).entrySet()) {
+            long barrier = barrierOffsets.getOrDefault(target.getKey(), -1L);
+            if (target.getValue() > 0 && barrier + 1 < target.getValue()) {
+                return Optional.of("the replay of partition " + target.getKey() + " has not reached offset "
+                    + target.getValue() + " (where it ended when the group's writers started) at the barrier of epoch "
+                    + epoch + (barrier < 0 ? "" : " (offset " + barrier + ")"));
+            }
+        }
+        return Optional.empty();
+    }
+
     private static String key(String schema, String name, int partition) {
         return partition + "\u0000" + schema + "\u0000" + name;
     }

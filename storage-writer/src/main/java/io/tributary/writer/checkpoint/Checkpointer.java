@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * has stored a window for every table its rules match, a table without one would hold nothing. The planner
  * replaces an interrupted window in the transaction that opens its successor, so a planned group's tables never
  * lose their window.
+ *
+ * <p>The group's first checkpoint also waits until, in every partition, the barrier of its epoch lies at or after
+ * where {@code rows} ended when the group's writers first started ({@link ReplayTargets}): compaction keeps only the
+ * newest barrier of the range it cleaned and drops older versions of keys rewritten after it, so an earlier barrier
+ * of a replay can stand for a state that never existed. Later checkpoints read what was written after the start.
  *
  * <p>A table whose newest snapshot window FAILED (no key, unsupported column, oversized row: an operator must fix
  * it, and a fixed table gets a new window) holds nothing: it can never become ready, and holding would stop the
@@ -60,6 +66,7 @@ public final class Checkpointer {
     private final SyncRules rules;
     private final SealLog seals;
     private String lastHeldBy = "";
+    private Map<Integer, Long> replayTargets = Map.of();
 
     /** A checkpointer of group {@code groupId}, whose rules are {@code rules}, over {@code partitions} partitions. */
     public Checkpointer(long groupId, int partitions, SyncRules rules) {
@@ -80,8 +87,9 @@ public final class Checkpointer {
         long epoch;
         try {
             Current current = current(connection);
-            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(
-                seals.above(connection, current.epoch()), partitions, current.epoch());
+            List<SealRow> above = seals.above(connection, current.epoch());
+            Optional<EpochCandidate> candidate = CheckpointMath.latestCommonEpoch(above, partitions,
+                current.epoch());
             if (candidate.isEmpty()) {
                 connection.commit();
                 return Optional.empty();
@@ -93,6 +101,9 @@ public final class Checkpointer {
             }
             Optional<String> heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection),
                 readiness(connection), partitions);
+            if (heldBy.isEmpty() && current.epoch() < 0) {
+                heldBy = CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection));
+            }
             if (heldBy.isPresent()) {
                 connection.commit();
                 logHeld(heldBy.get());
@@ -142,6 +153,14 @@ public final class Checkpointer {
                 return new Current(rs.wasNull() ? -1 : epoch, rs.getBoolean(2));
             }
         }
+    }
+
+    /** The group's replay targets, read once (they never change once written; none means none were captured). */
+    private Map<Integer, Long> replayTargets(Connection connection) throws SQLException {
+        if (replayTargets.isEmpty()) {
+            replayTargets = ReplayTargets.read(connection, groupId);
+        }
+        return replayTargets;
     }
 
     private List<RequiredTable> requiredTables(Connection connection) throws SQLException {

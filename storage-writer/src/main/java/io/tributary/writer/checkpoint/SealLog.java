@@ -24,7 +24,8 @@ import org.postgresql.PGConnection;
  */
 final class SealLog {
 
-    private static final String NEWER = "SELECT s.partition, s.epoch, s.lsn::text, s.max_op_id"
+    private static final String NEWER = "SELECT s.partition, s.epoch, s.lsn::text, s.max_op_id,"
+        + " coalesce(s.barrier_offset, -1)"
         + " FROM unnest(?::int[], ?::bigint[]) AS u(p, e)"
         + " JOIN tributary.sealed_epochs s ON s.group_id = ? AND s.partition = u.p AND s.epoch > u.e";
 
@@ -61,7 +62,7 @@ final class SealLog {
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                     SealRow seal = new SealRow(rs.getInt(1), rs.getLong(2), Lsn.parse(rs.getString(3)),
-                        rs.getLong(4));
+                        rs.getLong(4), rs.getLong(5));
                     seals.add(seal);
                     newest[seal.partition()] = Math.max(newest[seal.partition()], seal.epoch());
                 }

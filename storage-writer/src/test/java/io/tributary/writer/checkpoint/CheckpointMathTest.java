@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CheckpointMathTest {
@@ -92,8 +93,27 @@ class CheckpointMathTest {
         assertThat(CheckpointMath.heldBy(new EpochCandidate(1, Lsn.of(1), 0), List.of(), List.of(), 4)).isEmpty();
     }
 
+    @Test
+    void aFirstCheckpointWaitsForABarrierAtOrAfterWhereEachPartitionEndedWhenTheReplayStarted() {
+        List<SealRow> seals = List.of(new SealRow(0, 3, Lsn.of(100), 5, 40), new SealRow(1, 3, Lsn.of(100), 6, 9));
+        Map<Integer, Long> targets = Map.of(0, 41L, 1, 12L);
+
+        assertThat(CheckpointMath.heldByReplayTargets(3, seals, targets)).hasValueSatisfying(reason ->
+            assertThat(reason).contains("partition 1").contains("offset 12"));
+        assertThat(CheckpointMath.heldByReplayTargets(3, seals, Map.of(0, 41L, 1, 10L))).isEmpty();
+    }
+
+    @Test
+    void anEmptyPartitionHoldsNothingAndASealOfUnknownOffsetHolds() {
+        List<SealRow> seals = List.of(new SealRow(0, 3, Lsn.of(100), 5, -1), new SealRow(1, 3, Lsn.of(100), 6, -1));
+
+        assertThat(CheckpointMath.heldByReplayTargets(3, seals, Map.of(0, 0L, 1, 0L))).isEmpty();
+        assertThat(CheckpointMath.heldByReplayTargets(3, seals, Map.of(0, 0L, 1, 1L))).isPresent();
+        assertThat(CheckpointMath.heldByReplayTargets(3, seals, Map.of())).isEmpty();
+    }
+
     private static SealRow seal(int partition, long epoch, long lsn, long maxOpId) {
-        return new SealRow(partition, epoch, Lsn.of(lsn), maxOpId);
+        return new SealRow(partition, epoch, Lsn.of(lsn), maxOpId, -1);
     }
 
     private static TableReadiness ready(int partition, String window, long hw, long afterEpoch) {

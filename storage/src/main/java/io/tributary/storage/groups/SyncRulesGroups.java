@@ -156,7 +156,7 @@ public final class SyncRulesGroups {
 
     /**
      * Drops the storage partitions of a TERMINATED group (constant time whatever their size) and its writers'
-     * per-partition bookkeeping (offsets, seals, readiness: a few rows per partition).
+     * per-partition bookkeeping (offsets, seals, readiness, replay targets: a few rows per partition).
      *
      * @throws IllegalStateException if the group is not TERMINATED
      */
@@ -172,7 +172,8 @@ public final class SyncRulesGroups {
                 lockPartitionParents(ddl);
                 ddl.execute("DROP TABLE IF EXISTS tributary.bucket_data_g" + id);
                 ddl.execute("DROP TABLE IF EXISTS tributary.current_data_g" + id);
-                for (String table : List.of("partition_offsets", "sealed_epochs", "table_readiness")) {
+                for (String table : List.of("partition_offsets", "sealed_epochs", "table_readiness",
+                    "replay_targets")) {
                     ddl.execute("DELETE FROM tributary." + table + " WHERE group_id = " + id);
                 }
                 ddl.execute("UPDATE tributary.sync_rules SET cleared_at = now() WHERE group_id = " + id);
