@@ -42,11 +42,14 @@ import org.postgresql.PGConnection;
  * records the stored offsets already cover (a retry after a commit whose acknowledgement was lost) are not applied
  * again: their outcome is read back instead. Rows then go through the insert-if-absent fast path:
  * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING} tells which keys are new (PUT only, no lookup); only the
- * others are looked up, diffed ({@link OpPlanner}) and updated. Rows that are gone are deleted with
+ * others are looked up, diffed ({@link OpPlanner}) and updated. While transactions keep finding every key new (a
+ * replay, a snapshot), the rows are copied in instead, expecting every key new; a stored key fails that copy, and
+ * the transaction is applied again with insert-if-absent ({@link CurrentData}). Rows that are gone are deleted with
  * {@code DELETE ... RETURNING} their memberships. Op ids come from {@code tributary.op_id_seq} in one block, ops
- * are written with {@code COPY}. No statement touches a row of a partition the transaction does not cover.
+ * are written with a binary {@code COPY}. No statement touches a row of a partition the transaction does not cover.
  *
- * <p>Stateless apart from the group id; the connection (auto-commit off) belongs to the caller's thread.
+ * <p>Not thread-safe: one per committer thread (it remembers whether the last transaction found its keys new); the
+ * connection (auto-commit off) belongs to that thread.
  */
 public final class BatchApplier {
 
@@ -72,6 +75,8 @@ public final class BatchApplier {
 
     private final long groupId;
     private final CurrentData currentData;
+    /** Whether the next transaction's keys are expected new: its last one found none of its keys stored. */
+    private boolean expectNew = true;
 
     /** An applier for group {@code groupId}. */
     public BatchApplier(long groupId) {
@@ -107,7 +112,14 @@ public final class BatchApplier {
                 connection.rollback();
                 return applied.get();
             }
-            Map<Integer, ApplyResult> result = applyInTransaction(connection, parts, batches);
+            Map<Integer, ApplyResult> result;
+            try {
+                result = applyInTransaction(connection, parts, batches, expectNew);
+            } catch (CurrentData.KeysStoredException e) {
+                connection.rollback();
+                expectNew = false;
+                result = applyLookingUpKeys(connection, parts(targets, batches), batches);
+            }
             connection.commit();
             return result;
         } catch (SQLException | FencedException | RuntimeException e) {
@@ -223,9 +235,19 @@ public final class BatchApplier {
         return Optional.of(applied);
     }
 
-    private Map<Integer, ApplyResult> applyInTransaction(Connection connection, Map<Integer, Part> parts,
+    private Map<Integer, ApplyResult> applyLookingUpKeys(Connection connection, Map<Integer, Part> parts,
                                                          List<PreparedBatch> batches)
         throws SQLException, FencedException {
+        try {
+            return applyInTransaction(connection, parts, batches, false);
+        } catch (CurrentData.KeysStoredException e) {
+            throw new IllegalStateException("Insert-if-absent cannot meet a stored key", e);
+        }
+    }
+
+    private Map<Integer, ApplyResult> applyInTransaction(Connection connection, Map<Integer, Part> parts,
+                                                         List<PreparedBatch> batches, boolean keysNew)
+        throws SQLException, FencedException, CurrentData.KeysStoredException {
         fence(connection, parts);
         Map<Integer, Long> startOpIds = new HashMap<>();
         parts.forEach((partition, part) -> startOpIds.put(partition, part.maxOpId));
@@ -237,7 +259,7 @@ public final class BatchApplier {
                 to++;
             }
             List<PreparedBatch> run = batches.subList(from, to + 1);
-            List<List<BucketOp>> ops = rowOps(connection, run);
+            List<List<BucketOp>> ops = rowOps(connection, run, keysNew);
             PreparedBatch last = run.get(run.size() - 1);
             if (last.truncate().isPresent()) {
                 ops.get(ops.size() - 1).addAll(currentData.truncate(connection, last.partition(),
@@ -368,7 +390,8 @@ public final class BatchApplier {
      * against the rows as the previous ones left them; {@code current_data} is read and written once, with the
      * newest change per key.
      */
-    private List<List<BucketOp>> rowOps(Connection connection, List<PreparedBatch> batches) throws SQLException {
+    private List<List<BucketOp>> rowOps(Connection connection, List<PreparedBatch> batches, boolean keysNew)
+        throws SQLException, CurrentData.KeysStoredException {
         Map<SourceKey, RowChange> newest = new LinkedHashMap<>();
         Map<SourceKey, Integer> partitionOf = new HashMap<>();
         Set<SourceKey> repeated = new HashSet<>();
@@ -381,7 +404,10 @@ public final class BatchApplier {
             }
         }
         Map<SourceKey, List<Membership>> previous = currentData.write(connection,
-            new ArrayList<>(newest.values()), partitionOf);
+            new ArrayList<>(newest.values()), partitionOf, keysNew);
+        if (!keysNew) {
+            expectNew = previous.isEmpty();
+        }
         List<List<BucketOp>> ops = new ArrayList<>(batches.size());
         for (PreparedBatch batch : batches) {
             ops.add(OpPlanner.plan(batch.changes(), previous));

@@ -16,8 +16,15 @@ import org.postgresql.PGConnection;
 
 /**
  * The statements of {@link BatchApplier} on {@code tributary.current_data}: insert-if-absent, look up and update
- * the others, delete what is gone, delete a truncated table's rows; each over many keys at once. Stateless apart
- * from the group id; runs inside the caller's transaction.
+ * the others, delete what is gone, delete a truncated table's rows; each over many keys at once. Runs inside the
+ * caller's transaction.
+ *
+ * <p>Rows of keys that are all new (a replay, a snapshot) are copied in ({@link BinaryCopy}: Postgres inserts them
+ * in multi-row batches, logs them per page and sends nothing back) when the caller expects them new; a key that is
+ * stored already fails that copy with a unique violation ({@link KeysStoredException}), and the caller applies the
+ * transaction again with insert-if-absent, which tells the new keys from the stored ones.
+ *
+ * <p>Stateless apart from the group id.
  */
 final class CurrentData {
 
@@ -36,6 +43,10 @@ final class CurrentData {
     private static final String DELETE_TABLE = "DELETE FROM tributary.current_data"
         + " WHERE group_id = ? AND source_partition = ? AND source_key >= ? AND source_key < ? RETURNING buckets";
 
+    private static final String COPY_TARGET = "tributary.current_data (group_id, source_key, buckets,"
+        + " source_partition, source_offset)";
+    private static final String UNIQUE_VIOLATION = "23505";
+
     private final long groupId;
 
     CurrentData(long groupId) {
@@ -43,18 +54,36 @@ final class CurrentData {
     }
 
     /**
+     * A key the caller expected new is stored: the transaction is aborted and must be applied again without
+     * expecting new keys.
+     */
+    static final class KeysStoredException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        KeysStoredException(SQLException cause) {
+            super("A key expected new is stored in current_data", cause);
+        }
+    }
+
+    /**
      * Writes {@code changes} (one per key, each of partition {@code partitionOf}) and returns what was stored
      * before for their keys (a key absent from the answer was not stored).
+     *
+     * @param expectNew copy the rows in, as if no key were stored (see the class documentation)
+     * @throws KeysStoredException if {@code expectNew} and a key is stored (the transaction is aborted)
      */
     Map<SourceKey, List<Membership>> write(Connection connection, List<RowChange> changes,
-                                                         Map<SourceKey, Integer> partitionOf) throws SQLException {
+                                           Map<SourceKey, Integer> partitionOf, boolean expectNew)
+        throws SQLException, KeysStoredException {
         List<RowChange> present = new ArrayList<>();
         List<RowChange> absent = new ArrayList<>();
         for (RowChange change : changes) {
             (change.isAbsent() ? absent : present).add(change);
         }
         Map<SourceKey, List<Membership>> previous = new HashMap<>();
-        if (!present.isEmpty()) {
+        if (!present.isEmpty() && expectNew) {
+            copyNew(connection, present, partitionOf);
+        } else if (!present.isEmpty()) {
             List<RowChange> stored = insertNew(connection, present, partitionOf);
             if (!stored.isEmpty()) {
                 previous.putAll(selectStored(connection, stored));
@@ -65,6 +94,27 @@ final class CurrentData {
             previous.putAll(deleteGone(connection, absent));
         }
         return previous;
+    }
+
+    /** Copies in the rows of {@code rows}, every key new. */
+    private void copyNew(Connection connection, List<RowChange> rows, Map<SourceKey, Integer> partitionOf)
+        throws SQLException, KeysStoredException {
+        try (BinaryCopy copy = BinaryCopy.open(connection, COPY_TARGET)) {
+            for (RowChange row : rows) {
+                copy.tuple(5);
+                copy.int8(groupId);
+                copy.bytea(row.key().unsafeBytes());
+                copy.text(row.memberships());
+                copy.int4(partitionOf.get(row.key()));
+                copy.int8(row.offset());
+            }
+            copy.finish();
+        } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw new KeysStoredException(e);
+            }
+            throw e;
+        }
     }
 
     /** Inserts the rows of {@code rows} whose keys are not stored; returns the others, which are. */
@@ -84,7 +134,7 @@ final class CurrentData {
             }
         }
         if (inserted.size() == rows.size()) {
-            return List.of(); // the common case (a snapshot, a replay): every key was new
+            return List.of(); // every key was new
         }
         Set<SourceKey> insertedKeys = new HashSet<>();
         for (byte[] key : inserted) {
