@@ -146,13 +146,23 @@ public final class StorageCheck {
         }
         Instant updated;
         try {
-            updated = Instant.parse(row.path("updated_at").asText());
+            updated = instant(row.path("updated_at").asText());
         } catch (RuntimeException e) {
             return "updated_at of " + bucket + " row " + rowId + " is not an instant: " + row.path("updated_at");
         }
         stored.add(row(bucket, table, row.path("id").asLong(), row.path("owner").asText(), row.path("title").asText(),
             row.path("body").asText(), row.path("n").asInt(), updated));
         return "";
+    }
+
+    /** An instant written as ISO-8601 ({@code 2026-01-01T00:00:01Z}) or as Postgres text ({@code ... 00:00:01+00}). */
+    static Instant instant(String text) {
+        String iso = text.replace(' ', 'T');
+        if (iso.matches(".*[+-]\\d\\d$")) {
+            iso = iso + ":00";
+        }
+        return OffsetDateTime.parse(iso.endsWith("Z") ? iso.substring(0, iso.length() - 1) + "+00:00" : iso)
+            .toInstant();
     }
 
     private static long row(String bucket, String table, long id, String owner, String title, String body, int n,

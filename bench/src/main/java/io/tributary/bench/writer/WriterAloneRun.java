@@ -40,24 +40,46 @@ public final class WriterAloneRun {
     private WriterAloneRun() {
     }
 
-    /** One row per value of {@code loops} over the {@code rows} of {@code of} ({@code rows} source rows). */
+    /**
+     * One row per value of {@code loops} over the {@code rows} of {@code of} ({@code rows} source rows); with
+     * {@code BENCH_WRITER_BASELINE_JAR} set (another build's storage writer jar), each is preceded by a row of that
+     * build on the same topic, for a same-run comparison.
+     */
     public static void run(BenchContext ctx, PipelineRun.Settings of, PgEndpoint source, long rows, List<Integer> loops,
                            int batchRecords) {
         int[] version = {FIRST_VERSION};
+        String classpath = System.getProperty("java.class.path");
+        String baseline = System.getenv().getOrDefault("BENCH_WRITER_BASELINE_JAR", "");
         for (int loop : loops) {
             String scenario = "W storage writer alone";
             String configuration = String.format(Locale.ROOT, "fresh group replaying %s.rows, writer in its own JVM,"
                 + " %d loop%s, batches of %,d", of.name(), loop, loop == 1 ? "" : "s", batchRecords);
+            if (!baseline.isBlank()) {
+                String withBaseline = withWriterJar(classpath, baseline);
+                String label = configuration + ", writer of " + Path.of(baseline).getFileName();
+                ctx.record(scenario, label, attempt -> once(ctx, scenario, label, of, source, rows, loop,
+                    batchRecords, version[0]++, withBaseline));
+            }
             ctx.record(scenario, configuration, attempt -> {
-                int v = version[0]++;
                 BenchContext.log("%s: %s ...", scenario, configuration);
-                return once(ctx, scenario, configuration, of, source, rows, loop, batchRecords, v);
+                return once(ctx, scenario, configuration, of, source, rows, loop, batchRecords, version[0]++,
+                    classpath);
             });
         }
     }
 
+    /** {@code classpath} with its storage writer jar replaced by {@code jar}. */
+    private static String withWriterJar(String classpath, String jar) {
+        List<String> entries = new ArrayList<>();
+        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+            entries.add(Path.of(entry).getFileName().toString().startsWith("tributary-storage-writer") ? jar : entry);
+        }
+        return String.join(java.io.File.pathSeparator, entries);
+    }
+
     private static Row once(BenchContext ctx, String scenario, String configuration, PipelineRun.Settings of,
-                            PgEndpoint source, long rows, int loops, int batchRecords, int version) throws Exception {
+                            PgEndpoint source, long rows, int loops, int batchRecords, int version,
+                            String classpath) throws Exception {
         PgEndpoint storage = of.storage();
         String rules = Dataset.syncRules(version);
         long group;
@@ -74,7 +96,7 @@ public final class WriterAloneRun {
         if (!options.isBlank()) {
             command.addAll(Arrays.asList(options.trim().split("\\s+")));
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WriterAlone.class.getName(), of.kafka(),
+        command.addAll(List.of("-cp", classpath, WriterAlone.class.getName(), of.kafka(),
             of.name() + ".", of.storageUrl(), of.user(), Long.toString(group), Integer.toString(loops),
             Integer.toString(batchRecords), rulesFile.toString()));
         Path log = ctx.work().resolve("writer-alone-" + version + ".log");
