@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * measured over the same window as its seconds: from the writer's start (consumer group join included) until every
  * partition's stored offset reached its last record and a checkpoint covers every op. The storage Postgres CPU is
  * sampled at the same two moments; the broker's (the bench JVM's) goes in the notes. No ingest runs, so the bench
- * marks the group planned itself (the planner would, from the windows the snapshot run left DONE).
+ * marks the group planned itself (the planner would, from the windows the snapshot run left DONE) and appends a
+ * barrier to every partition every second ({@link BarrierTicker}), as a running pipeline would.
  *
  * <p>{@code BENCH_WRITER_JAVA_OPTS} passes options to the writer's JVM (e.g. a profiler agent);
  * {@code BENCH_WRITER_PERF=<file>} records the storage server's processes with Linux {@code perf} over the window.
@@ -96,11 +99,24 @@ public final class WriterAloneRun {
         if (!options.isBlank()) {
             command.addAll(Arrays.asList(options.trim().split("\\s+")));
         }
-        command.addAll(List.of("-cp", classpath, WriterAlone.class.getName(), of.kafka(),
+        command.addAll(List.of("-Dlogback.configurationFile=io/tributary/bench/logback-bench.xml", "-cp", classpath,
+            WriterAlone.class.getName(), of.kafka(),
             of.name() + ".", of.storageUrl(), of.user(), Long.toString(group), Integer.toString(loops),
             Integer.toString(batchRecords), rulesFile.toString()));
         Path log = ctx.work().resolve("writer-alone-" + version + ".log");
-        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        Properties kafka = new Properties();
+        kafka.put("bootstrap.servers", of.kafka());
+        try (BarrierTicker ticker = BarrierTicker.start(kafka, of.name() + ".rows")) {
+            return watch(ctx, scenario, configuration, source, rows, version, command, log, storage);
+        }
+    }
+
+    private static Row watch(BenchContext ctx, String scenario, String configuration, PgEndpoint source, long rows,
+                             int version, List<String> command, Path log, PgEndpoint storage) throws Exception {
+        Process process = new ProcessBuilder(command).redirectError(log.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+        CompletableFuture.runAsync(process::destroyForcibly,
+            CompletableFuture.delayedExecutor(ctx.timeout().toSeconds(), TimeUnit.SECONDS));
         Process perf = null;
         CpuUse before = null;
         CpuUse after = null;
@@ -129,9 +145,7 @@ public final class WriterAloneRun {
                 }
             }
         }
-        if (!process.waitFor(ctx.timeout().toSeconds(), TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-        }
+        process.waitFor();
         if (before == null || after == null) {
             String tail = tail(log);
             BenchContext.log("%s failed: %s", scenario, tail);
