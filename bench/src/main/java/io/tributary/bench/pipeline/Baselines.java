@@ -2,6 +2,7 @@ package io.tributary.bench.pipeline;
 
 import io.tributary.bench.probe.CpuProbe;
 import io.tributary.bench.probe.CpuUse;
+import io.tributary.bench.probe.ServerProcesses;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
@@ -15,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -26,11 +28,11 @@ import org.postgresql.copy.CopyIn;
  */
 public final class Baselines {
 
-    /** Rows moved, the time it took and, where measured, the CPU used over the same window. */
-    public record Measured(long rows, long nanos, Optional<CpuUse> cpu) {
+    /** Rows moved, the time it took and, where measured, the CPU used over the same window and a note on it. */
+    public record Measured(long rows, long nanos, Optional<CpuUse> cpu, String note) {
 
         public Measured(long rows, long nanos) {
-            this(rows, nanos, Optional.empty());
+            this(rows, nanos, Optional.empty(), "");
         }
 
         public double seconds() {
@@ -57,12 +59,14 @@ public final class Baselines {
         ctx.record("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
             attempt -> ok("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
                 copyIntoBucketData(ctx.storageDatabase("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows,
-                    ctx.cpu()), "CPU over the COPY only (its text is built before)"));
+                    ctx.cpu()), "CPU over the COPY only (its text is built before); PG = its backend"));
     }
 
     /** The row of a measurement. */
     public static ResultTable.Row ok(String scenario, String configuration, Measured measured, String notes) {
-        ResultTable.Row row = ResultTable.Row.ok(scenario, configuration, measured.rows(), measured.seconds(), notes);
+        String joined = measured.note().isEmpty() ? notes : notes.isEmpty() ? measured.note()
+            : notes + "; " + measured.note();
+        ResultTable.Row row = ResultTable.Row.ok(scenario, configuration, measured.rows(), measured.seconds(), joined);
         return measured.cpu().map(row::withCpu).orElse(row);
     }
 
@@ -132,6 +136,8 @@ public final class Baselines {
             long group = SyncRulesGroups.create(c, Dataset.syncRules(0)).id();
             c.setAutoCommit(false);
             List<byte[]> chunks = copyChunks(group, rows, 5_000);
+            long backend = backendPid(c);
+            double backendBefore = ServerProcesses.cpuSeconds(backend);
             CpuUse before = cpu.total();
             long start = System.nanoTime();
             for (byte[] chunk : chunks) {
@@ -142,7 +148,18 @@ public final class Baselines {
                 c.commit();
             }
             long nanos = System.nanoTime() - start;
-            return new Measured(rows, nanos, Optional.of(cpu.total().since(before)));
+            CpuUse used = cpu.total().since(before);
+            return new Measured(rows, nanos, Optional.of(new CpuUse(used.jvmSeconds(), used.jitSeconds(),
+                ServerProcesses.cpuSeconds(backend) - backendBefore)),
+                String.format(Locale.ROOT, "Postgres servers overall %,.0f us/row",
+                    used.postgresSeconds() * 1e6 / rows));
+        }
+    }
+
+    private static long backendPid(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT pg_backend_pid()"); ResultSet rs = s.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

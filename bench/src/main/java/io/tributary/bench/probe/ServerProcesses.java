@@ -46,6 +46,14 @@ public final class ServerProcesses {
         return pids;
     }
 
+    /** CPU seconds (user + system) process {@code pid} used so far; 0 when it is gone. */
+    public static double cpuSeconds(long pid) {
+        return stat(pid).map(text -> {
+            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        }).orElse(0.0);
+    }
+
     /** The text of {@code /proc/<pid>/stat}; empty when the process is gone. */
     static Optional<String> stat(long pid) {
         return read(PROC.resolve(pid + "/stat"));

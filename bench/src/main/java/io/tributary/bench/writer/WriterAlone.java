@@ -6,6 +6,7 @@ import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.TopicNames;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.WriterConfig;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,7 +35,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Arguments: bootstrap servers, topic prefix, storage JDBC URL, user, group id, loops, batch records, rules
  * file. Output lines: {@code START}, {@code FIRST <seconds>} (the first batch committed),
- * {@code DONE <seconds> <jvm cpu s> <jit cpu s>}.
+ * {@code DONE <seconds> <jvm cpu s> <jit cpu s> <cpu s of the writer's storage backends>}.
  */
 public final class WriterAlone {
 
@@ -73,8 +74,9 @@ public final class WriterAlone {
                     }
                     if (progress.reached(ends)) {
                         CpuUse used = cpu.total().since(before);
-                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f%n", (System.nanoTime() - start) / 1e9,
-                            used.jvmSeconds(), used.jitSeconds());
+                        double seconds = (System.nanoTime() - start) / 1e9;
+                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f %.3f%n", seconds, used.jvmSeconds(),
+                            used.jitSeconds(), backendSeconds(c, writer.consumerGroup()));
                         System.out.flush();
                         break;
                     }
@@ -116,6 +118,26 @@ public final class WriterAlone {
             }
         }
         return ends;
+    }
+
+    /**
+     * CPU seconds of the storage backends serving the writer (its connections are tagged with its consumer group's
+     * name; they were opened after the writer started, so all their time falls in the window).
+     */
+    private static double backendSeconds(Connection c, String consumerGroup) throws SQLException, IOException {
+        long ticks = 0;
+        try (PreparedStatement s = c.prepareStatement("SELECT pid FROM pg_stat_activity WHERE application_name"
+            + " LIKE ? || '%'")) {
+            s.setString(1, consumerGroup);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String stat = Files.readString(Path.of("/proc/" + rs.getLong(1) + "/stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            }
+        }
+        return ticks / 100.0;
     }
 
     /** Stored offsets per partition, the highest op id allocated and the published checkpoint's op id. */

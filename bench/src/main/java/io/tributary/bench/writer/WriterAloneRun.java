@@ -28,10 +28,12 @@ import java.util.concurrent.TimeUnit;
  * left (pre-filled, nothing produces to it any more) with the writer in a JVM of its own ({@link WriterAlone}), so
  * the row's JVM CPU is the writer's only (its Kafka consumers, committers, checkpointer, GC; the JIT shown apart),
  * measured over the same window as its seconds: from the writer's start (consumer group join included) until every
- * partition's stored offset reached its last record and a checkpoint covers every op. The storage Postgres CPU is
- * sampled at the same two moments; the broker's (the bench JVM's) goes in the notes. No ingest runs, so the bench
- * marks the group planned itself (the planner would, from the windows the snapshot run left DONE) and appends a
- * barrier to every partition every second ({@link BarrierTicker}), as a running pipeline would.
+ * partition's stored offset reached its last record and a checkpoint covers every op. The row's Postgres CPU is
+ * that of the writer's own storage backends (tagged with its consumer group); both servers' whole CPU over the
+ * same window (autovacuum and every other backend included) and the broker's (the bench JVM's) go in the notes.
+ * No ingest runs, so the bench marks the group planned itself (the planner would, from the windows the snapshot
+ * run left DONE) and appends a barrier to every partition every second ({@link BarrierTicker}), as a running
+ * pipeline would.
  *
  * <p>{@code BENCH_WRITER_JAVA_OPTS} passes options to the writer's JVM (e.g. a profiler agent);
  * {@code BENCH_WRITER_PERF=<file>} records the storage server's processes with Linux {@code perf} over the window.
@@ -124,6 +126,7 @@ public final class WriterAloneRun {
         double first = -1;
         double jvm = 0;
         double jit = 0;
+        double backends = 0;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
             StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
@@ -142,6 +145,7 @@ public final class WriterAloneRun {
                     seconds = Double.parseDouble(fields[1]);
                     jvm = Double.parseDouble(fields[2]);
                     jit = Double.parseDouble(fields[3]);
+                    backends = Double.parseDouble(fields[4]);
                 }
             }
         }
@@ -152,10 +156,11 @@ public final class WriterAloneRun {
             return Row.failed(scenario, configuration, rows, 0, "FAILED: " + tail);
         }
         CpuUse server = after.since(before);
-        CpuUse writer = new CpuUse(jvm, jit, server.postgresSeconds());
+        CpuUse writer = new CpuUse(jvm, jit, backends);
         Row row = Row.ok(scenario, configuration, rows, seconds, String.format(Locale.ROOT,
-            "first commit at %.2f s; broker and bench JVM %,.0f us/row (JIT %,.0f)", first,
-            server.jvmSeconds() * 1e6 / rows, server.jitSeconds() * 1e6 / rows)).withCpu(writer);
+            "PG = the writer's storage backends; Postgres servers overall %,.0f us/row; broker and bench JVM %,.0f"
+                + " us/row (JIT %,.0f); first commit at %.2f s", server.postgresSeconds() * 1e6 / rows,
+            server.jvmSeconds() * 1e6 / rows, server.jitSeconds() * 1e6 / rows, first)).withCpu(writer);
         return Checked.row(row, source, Dataset.expected(version), storage).withCpu(writer);
     }
 
