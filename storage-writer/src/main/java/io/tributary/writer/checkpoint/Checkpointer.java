@@ -99,10 +99,12 @@ public final class Checkpointer {
                 logHeld("the snapshot of group " + groupId + " is not planned yet");
                 return Optional.empty();
             }
-            Optional<String> heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection),
-                readiness(connection), partitions);
-            if (heldBy.isEmpty() && current.epoch() < 0) {
-                heldBy = CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection));
+            Optional<String> heldBy = current.epoch() < 0
+                ? CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection))
+                : Optional.empty();
+            if (heldBy.isEmpty()) {
+                heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection), readiness(connection),
+                    partitions);
             }
             if (heldBy.isPresent()) {
                 connection.commit();
