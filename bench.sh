@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark harness (io.tributary.bench.Bench) on embedded Kafka and Postgres; prints one markdown table
-# and writes it to bench-results/<timestamp>.md. Needs the other modules installed in ~/.m2.
+# and writes it to bench-results/<timestamp>.md, with SVG charts of it beside it. Needs the other modules installed
+# in ~/.m2.
 #   ./bench.sh                       every scenario at default sizes (200k rows, workers 1,2,4): the quick profile
 #   ./bench.sh --rows 1000000        the 1M-row profile
 #   ./bench.sh --only A,bloated      a subset (B A C DBZ R M E L D S, or their names; see --help)

@@ -15,6 +15,7 @@ import io.tributary.bench.pipeline.Replay;
 import io.tributary.bench.pipeline.ResultTable;
 import io.tributary.bench.pipeline.SnapshotSeries;
 import io.tributary.bench.remote.RemoteSource;
+import io.tributary.bench.report.BenchCharts;
 import io.tributary.bench.streaming.SustainedStreaming;
 import io.tributary.bench.tenants.MultiTenant;
 import io.tributary.bench.writer.WriterAloneRun;
@@ -44,9 +45,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The benchmark harness: sets up its own data on an embedded Kafka broker and one embedded Postgres (source
- * databases and one storage database per pipeline run), measures the baselines and the full pipeline on the same
- * data in the same run, prints one markdown table and writes it to {@code bench-results/<timestamp>.md}.
+ * The benchmark harness: sets up its own data on an embedded Kafka broker and two embedded Postgres servers (one
+ * for the source databases, one for the storage database of each pipeline run), measures the baselines and the
+ * full pipeline on the same data in the same run, prints one markdown table and writes it to
+ * {@code bench-results/<timestamp>.md}, with its charts beside it ({@link BenchCharts}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Snapshot, baseline, re-replication and streaming figures of the whole pipeline, in one table.")
@@ -172,8 +174,9 @@ public final class Bench implements Callable<Integer> {
                     + " %s%n%n%s%n%n%s", started,
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, load, header,
                 table.markdown()), StandardCharsets.UTF_8);
+            BenchCharts.writeBeside(file);
         } catch (IOException e) {
-            BenchContext.log("could not write %s: %s", file, e);
+            BenchContext.log("could not write %s or its charts: %s", file, e);
         }
     }
 
