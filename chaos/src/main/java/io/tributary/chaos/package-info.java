@@ -1,5 +1,5 @@
 /**
- * The convergence and chaos suite (issue 9): DESIGN.md section 5's invariants proven end to end, with the pipeline
+ * The convergence and chaos suite: docs/design.md's invariants proven end to end, with the pipeline
  * running as separate {@code java -jar tributary.jar} processes under a seeded workload and process faults.
  *
  * <h2>Packages</h2>

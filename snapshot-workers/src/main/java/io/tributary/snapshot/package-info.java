@@ -1,6 +1,6 @@
 /**
  * Snapshot workers: a consumer group over {@code snapshot-tasks} that reads primary key range chunks of source
- * tables and publishes their rows to {@code snapshot-rows} (DESIGN.md sections 3-4). The API is
+ * tables and publishes their rows to {@code snapshot-rows} (docs/design.md). The API is
  * {@link io.tributary.snapshot.SnapshotWorkers} with its {@link io.tributary.snapshot.SnapshotWorkerConfig}.
  *
  * <h2>Per chunk task</h2>

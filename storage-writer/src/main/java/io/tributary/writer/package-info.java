@@ -1,7 +1,7 @@
 /**
  * The storage writer: one Kafka consumer group per sync rules group over the compacted table log {@code rows},
- * evaluating the group's sync rules and writing bucket ops and consistent checkpoints to storage (DESIGN.md
- * sections 4-6). The launcher starts it with {@link io.tributary.writer.StorageWriter#start} and a
+ * evaluating the group's sync rules and writing bucket ops and consistent checkpoints to storage
+ * (docs/design.md). The launcher starts it with {@link io.tributary.writer.StorageWriter#start} and a
  * {@link io.tributary.writer.WriterConfig}.
  *
  * <h2>Guarantees</h2>

@@ -79,9 +79,9 @@ public record StreamWorkerConfig(Map<String, Object> kafka, TopicNames topics, P
      *       once its changelogs are restored, and the state updater restores the tasks of a thread in batches
      *       through one consumer. With the default 500 ms, the offset reset of each batch after the first waited
      *       for the previous batch's empty fetch to come back: 160-520 ms per batch even for a fresh pipeline's
-     *       empty changelogs (5-100 ms with this setting); from {@code start()} to RUNNING, eight tasks on two
-     *       threads took a median 2.34 s before and 2.04 s after (docs/benchmarks.md, session 7). A fetch that finds
-     *       records returns at once either way; only an idle standby task (none by default) polls more often.</li>
+     *       empty changelogs (5-100 ms with this setting), and a fresh pipeline's stream threads reach RUNNING
+     *       about 0.3 s sooner (docs/benchmarks.md, "Findings"). A fetch that finds records returns at once either
+     *       way; only an idle standby task (none by default) polls more often.</li>
      *   <li>{@code processing.exception.handler.global.enabled = true}: the topology has no global stores, so
      *       nothing changes but Kafka Streams' warning that it will be the default in Kafka 5.0: once per start
      *       instead of four times (one configuration Kafka Streams derives internally does not carry it).</li>

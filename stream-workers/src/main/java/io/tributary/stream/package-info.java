@@ -1,6 +1,6 @@
 /**
  * The stream workers: merge {@code changes} and {@code snapshot-rows} into {@code rows}, the ordered, compacted
- * log of every source table (DESIGN.md section 4, "Merge").
+ * log of every source table (docs/design.md, "Merge").
  *
  * <p>API for the launcher: {@link io.tributary.stream.StreamWorker#start(StreamWorkerConfig)} and
  * {@link io.tributary.stream.StreamWorker#close()}, configured by a {@link io.tributary.stream.StreamWorkerConfig}

@@ -1,5 +1,5 @@
 /**
- * Infrastructure fault scenarios (issue 9): the pipeline as separate processes under the seeded workload while
+ * Infrastructure fault scenarios: the pipeline as separate processes under the seeded workload while
  * its services misbehave: the Kafka broker restarts, the storage Postgres restarts, source connections drop or
  * are refused, storage answers slowly, and new sync rules are deployed mid-snapshot. Each scenario
  * ({@link io.tributary.chaos.infra.InfraScenario}) runs through {@link io.tributary.chaos.infra.InfraRun}: the

@@ -1,7 +1,7 @@
 /**
  * WAL capture: the {@code ingest} role. {@link io.tributary.ingest.capture.IngestService} runs Debezium Embedded
  * (Postgres connector, pgoutput, streaming only) and writes every change of the captured tables to
- * {@code changes}, with barriers, window markers and truncations (DESIGN.md sections 2 to 4).
+ * {@code changes}, with barriers, window markers and truncations (docs/design.md).
  *
  * <h2>Use</h2>
  * <pre>

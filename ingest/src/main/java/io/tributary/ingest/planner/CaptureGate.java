@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A window may open only once capture will see its marker and the table's changes after it (DESIGN.md section 4):
+ * A window may open only once capture will see its marker and the table's changes after it (docs/design.md):
  * <ul>
  *   <li><b>The replication slot is consistent.</b> The marker is the window's low watermark and reaches
  *       {@code changes} only through the slot. Creating a slot waits for every running source transaction to end,

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The snapshot planner (one active instance, beside ingest): opens a snapshot window for every table a live sync
  * rules group reads that has no window yet, cuts it into primary key range chunks and queues their tasks with the
- * priority of DESIGN.md section 3 ({@link WindowPlanning} has the steps).
+ * priority of docs/design.md ({@link WindowPlanning} has the steps).
  *
  * <p>Each round ({@link #planOnce()}, or every {@link PlannerConfig#interval()} after {@link #start()}):
  * <ul>

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a table's snapshot window in the WAL (DESIGN.md section 4): a transactional logical decoding message
+ * Opens a table's snapshot window in the WAL (docs/design.md): a transactional logical decoding message
  * {@code pg_logical_emit_message(true, 'tributary.window', '{"schema":"..","table":"..","window_id":".."}')},
  * committed in a transaction of its own on the source, so capture writes it to every partition of {@code changes}
  * at its commit position. Every transaction that can be invisible to a chunk snapshot of the window commits after

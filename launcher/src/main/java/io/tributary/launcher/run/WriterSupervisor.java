@@ -151,7 +151,7 @@ final class WriterSupervisor implements AutoCloseable {
 
     /**
      * Work loops for a group's writer: a group replaying {@code rows} while another group serves clients gets
-     * one loop (the lower priority of DESIGN section 3: it must not starve the ACTIVE group's streaming); the
+     * one loop (the lower priority of docs/design.md: it must not starve the ACTIVE group's streaming); the
      * ACTIVE group, or the first group while none is ACTIVE, gets {@code replication.workers_per_process}. A
      * writer whose share changes (its group became ACTIVE) is restarted with the new count; fencing keeps that
      * hand-over exactly-once.

@@ -1,5 +1,5 @@
 /**
- * The canonical row encoding (DESIGN.md invariant 5, "same bytes on both paths"): one JSON text per source row,
+ * The canonical row encoding (docs/design.md invariant 5, "same bytes on both paths"): one JSON text per source row,
  * produced identically from a JDBC chunk read ({@link io.tributary.source.encoding.JdbcRowEncoder}) and from a
  * Debezium change event ({@link io.tributary.source.encoding.ConnectRowEncoder}, with
  * {@link io.tributary.source.encoding.DebeziumDecodingSettings} applied to the connector).

@@ -29,7 +29,7 @@ import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md invariant 5: a row read by JDBC and the same row decoded from the WAL by Debezium encode to the same
+ * docs/design.md invariant 5: a row read by JDBC and the same row decoded from the WAL by Debezium encode to the same
  * bytes, for every supported type. Rows are generated from a seed (printed; reproduce with
  * {@code -Dparity.seed=<seed>}), inserted and then updated, captured by a real Debezium Embedded engine and read
  * back by JDBC in several session setups (text and binary transfer, non-UTC session and JVM time zones).

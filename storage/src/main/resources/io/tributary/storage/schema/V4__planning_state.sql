@@ -1,4 +1,4 @@
--- Per-group planning state (the checkpoint gate of DESIGN.md section 4: a group reads the tables its rules match,
+-- Per-group planning state (the checkpoint gate of docs/design.md: a group reads the tables its rules match,
 -- and source_tables lists a table only once the snapshot planner opened a window for it).
 --
 -- planned_at is set by the snapshot planner at the end of the first planning round that saw the group live at

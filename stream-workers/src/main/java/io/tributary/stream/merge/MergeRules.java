@@ -24,7 +24,7 @@ import java.util.OptionalLong;
 
 /**
  * The merge of one partition of {@code changes} and {@code snapshot-rows} into that partition of {@code rows}
- * (DESIGN.md section 4): a deterministic state machine over a {@link MergeStore}. Each input yields the records
+ * (docs/design.md): a deterministic state machine over a {@link MergeStore}. Each input yields the records
  * to append to {@code rows}, in order; the two inputs may interleave in any way and the final content of
  * {@code rows} (last record per key) is the same.
  *

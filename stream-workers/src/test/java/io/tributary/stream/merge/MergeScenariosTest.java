@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The merge over every interleaving of one partition's {@code changes} and {@code snapshot-rows} (each topic's own
- * order fixed) ends with {@code rows} equal to the source, in the situations DESIGN.md section 4 is about.
+ * order fixed) ends with {@code rows} equal to the source, in the situations docs/design.md is about.
  */
 class MergeScenariosTest {
 

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * Epoch {@code epoch} ends at {@code lsn}: every change with commit LSN {@code <= lsn} is before this barrier in
  * every partition. Ingest writes one to every partition of {@code changes}; stream workers forward it, in order,
- * into the same partition of {@code rows}, where storage writers seal epochs with it (DESIGN.md section 4).
+ * into the same partition of {@code rows}, where storage writers seal epochs with it (docs/design.md).
  * Epochs increase by one per barrier; LSNs never decrease.
  *
  * @param epoch the epoch this barrier ends, {@code >= 0}

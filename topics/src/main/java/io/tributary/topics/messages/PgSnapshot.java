@@ -8,7 +8,7 @@ import java.util.List;
  * A Postgres MVCC snapshot as {@code pg_current_snapshot()} returns it: {@code xmin:xmax:xip,xip,...} with 64-bit
  * (epoch-extended, {@code xid8}) transaction ids. A chunk read carries the snapshot it was read under.
  *
- * <p>Visibility ({@link #isVisible(long)}) is the rule of DESIGN.md section 4: a transaction id {@code x} is
+ * <p>Visibility ({@link #isVisible(long)}) is the rule of docs/design.md: a transaction id {@code x} is
  * visible iff {@code x < xmax} and {@code x} is not in {@code xip}; ids below {@code xmin} are therefore always
  * visible. Every transaction id compared with a snapshot must be in the same 64-bit domain (see
  * {@link #widenXid(long, long)} for 32-bit ids such as pgoutput's).

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * One source row as the canonical JSON object text produced by the source module (column name to value). The
  * topics contract never re-formats it: codecs write this text verbatim and read back the exact original bytes, so
- * a row is byte-for-byte identical after any number of hops (DESIGN.md invariant 5). A row read from a topic is
+ * a row is byte-for-byte identical after any number of hops (docs/design.md invariant 5). A row read from a topic is
  * kept as its bytes ({@link #unsafeUtf8()}) and decoded to text only if asked for ({@link #json()}).
  *
  * <p>Creating a row checks its shape cheaply (non-empty, starts with {@code '{'} and ends with {@code '}'}); it

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * One row as attempt {@code attempt} of chunk {@code chunkId} of window {@code windowId} read it under snapshot
  * {@code snapshot}, on {@code snapshot-rows}. The merge emits it only if its window is not closed and no stream
- * event of the key from a transaction invisible in {@code snapshot} was emitted before (DESIGN.md section 4).
+ * event of the key from a transaction invisible in {@code snapshot} was emitted before (docs/design.md).
  *
  * @param table    the source table
  * @param pk       the row's primary key

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * Every chunk of window {@code windowId} of {@code table} is merged into this partition of {@code rows}. A group's
  * checkpoint may include the table once it is ready in every partition and the checkpoint's barrier LSN is
- * {@code >= highWatermark} (DESIGN.md section 4). Written by a stream worker into its own partition.
+ * {@code >= highWatermark} (docs/design.md). Written by a stream worker into its own partition.
  *
  * @param table         the table
  * @param windowId      the snapshot window that completed

@@ -6,7 +6,7 @@ import java.util.Objects;
  * Opens the snapshot window {@code windowId} of a table. The planner emits it through the WAL, so ingest writes
  * it to every partition of {@code changes} at its commit position: every transaction that can be invisible to a
  * chunk snapshot of this window commits after it, and stream workers keep per-key state for the table from here
- * on (DESIGN.md section 4).
+ * on (docs/design.md).
  *
  * @param table    the table whose snapshot starts
  * @param lsn      the commit LSN of the marker

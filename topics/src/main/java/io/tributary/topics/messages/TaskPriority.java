@@ -1,7 +1,7 @@
 package io.tributary.topics.messages;
 
 /**
- * Which queue a chunk task waits in. DESIGN.md section 3 orders all work as 1. snapshots for active sync rules,
+ * Which queue a chunk task waits in. docs/design.md orders all work as 1. snapshots for active sync rules,
  * 2. streaming for active sync rules, 3. snapshots for reprocessing sync rules, 4. streaming (replay) for
  * reprocessing sync rules; only the snapshot levels are task queues (streaming is a consumer of {@code changes}
  * or {@code rows}, prioritised by pausing it), so only they are values here. {@link #rank()} gives the global
@@ -23,7 +23,7 @@ public enum TaskPriority {
         this.wireName = wireName;
     }
 
-    /** The global priority level of DESIGN.md section 3: 1 is the highest. */
+    /** The global priority level of docs/design.md: 1 is the highest. */
     public int rank() {
         return rank;
     }
