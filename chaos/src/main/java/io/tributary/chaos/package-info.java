@@ -11,7 +11,7 @@
  *   <li>{@code check}: the checkers, each reporting {@link io.tributary.chaos.check.Mismatch}es with key,
  *       expected and actual;</li>
  *   <li>{@code run}: one chaos run (schema, pipeline, workload, faults, quiescence, checks) and the soak loop;</li>
- *   <li>{@code services}, {@code infra}: Kafka and storage restarts, connection faults (helper chaos-infra).</li>
+ *   <li>{@code services}, {@code infra}: Kafka and storage restarts, connection faults.</li>
  * </ul>
  * Every run prints its seed first and in every failure, so {@code ./chaos.sh --seed N} repeats its choices
  * (thread interleavings and timings still vary).

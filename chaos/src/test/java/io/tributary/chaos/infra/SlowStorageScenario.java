@@ -22,7 +22,7 @@ import java.util.Random;
  * while storage is slow, not how soon.
  *
  * <p>Storage stays slow for a bounded time because a storage writer behind such latency seals fewer epochs per
- * second than the ingest opens (docs/chaos.md, findings): its lag would grow for as long as the latency lasts.
+ * second than the ingest opens (docs/chaos.md): its lag would grow for as long as the latency lasts.
  */
 public final class SlowStorageScenario implements InfraScenario {
 

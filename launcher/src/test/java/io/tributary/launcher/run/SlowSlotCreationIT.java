@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Regression (found by the chaos suite): the planner must not open snapshot windows before the replication slot
+ * The planner must not open snapshot windows before the replication slot
  * exists. Creating a slot waits for every transaction running on the server to end; a window's markers written
  * meanwhile come before the slot's start, are never captured, and the group never gets a checkpoint. Here a
  * transaction holds slot creation back for seconds while the run starts: the run must catch up once the slot

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * after its seal of {@code s} joins once every other partition sealed {@code s}, committed or earlier in the same
  * transaction, and the batches are applied (their op ids allocated) in the order taken. So the partitions of one
  * writer advance through the epochs together, in few transactions that seal several epochs each; a backlog (e.g.
- * behind slow storage) no longer costs a transaction per partition and epoch, and a small backlog still commits as
+ * behind slow storage) costs a few transactions, not one per partition and epoch, and a small backlog still commits as
  * soon as it is queued.
  *
  * <p>Thread-safe: {@link #submit}, {@link #queuedRecords}, {@link #idle}, {@link #forget} and {@link #drain} are
