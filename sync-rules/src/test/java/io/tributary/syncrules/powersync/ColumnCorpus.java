@@ -39,6 +39,7 @@ final class ColumnCorpus {
             value("float8_neg", 701, "-0.5", "-0.5"),
             value("float8_e20", 701, "1e+20", "100000000000000000000.0"),
             value("float8_zero", 701, "0", "0.0"),
+            value("float8_nan", 701, "NaN", "\"NaN\""),
             value("float4", 700, "1.1", "1.1"),
             value("float4_int", 700, "-2", "-2.0"),
             value("text", 25, "He said \"hi\"\n\u00e9\u20ac", "\"He said \\\"hi\\\"\\n\u00e9\u20ac\""),

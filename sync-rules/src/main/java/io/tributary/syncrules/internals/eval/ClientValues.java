@@ -2,6 +2,7 @@ package io.tributary.syncrules.internals.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tributary.syncrules.Edition;
+import java.util.Optional;
 
 /**
  * The values of output rows as PowerSync writes them into a bucket op's data, i.e. what the client's SQLite row
@@ -52,6 +53,23 @@ final class ClientValues {
                 .orElse(value.textValue()), out);
             default -> CanonicalJson.write(value, out);
         }
+    }
+
+    /**
+     * The bucket parameter text of a row's value, as PowerSync names buckets by the client value: strings (and the
+     * JSON text of arrays and objects) quoted, temporal values in {@code edition}'s text, other scalars as
+     * {@link Values#parameterText}; empty for null and a missing value.
+     */
+    static Optional<String> parameterText(JsonNode value, Edition edition) {
+        if (value == null || value.isNull() || value.isMissingNode()) {
+            return Optional.empty();
+        }
+        if (value.isContainerNode() || value.isTextual()) {
+            StringBuilder text = new StringBuilder();
+            write(value, edition, text);
+            return Optional.of(text.toString());
+        }
+        return Values.parameterText(value);
     }
 
     private static void number(JsonNode value, StringBuilder out) {

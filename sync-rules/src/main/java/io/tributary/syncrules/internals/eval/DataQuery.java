@@ -108,7 +108,7 @@ public final class DataQuery {
      */
     boolean evaluate(SourceTable table, String outputTable, ObjectNode row, Edition edition,
                      List<BucketRow> rows, List<EvaluationError> errors) {
-        List<String> buckets = where.buckets(row);
+        List<String> buckets = where.buckets(row, edition);
         if (buckets.isEmpty()) {
             return false;
         }

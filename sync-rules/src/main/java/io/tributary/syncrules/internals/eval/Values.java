@@ -51,7 +51,7 @@ public final class Values {
     }
 
     /** Appends the parameter text of {@code value} and returns true, or returns false if it is not a parameter. */
-    static boolean appendParameter(JsonNode value, StringBuilder out) {
+    private static boolean appendParameter(JsonNode value, StringBuilder out) {
         if (value == null) {
             return false;
         }
