@@ -61,6 +61,8 @@ final class ColumnCorpus {
             value("timestamptz_infinity", 1184, "infinity", "\"infinity\""),
             value("date_infinity", 1082, "-infinity", "\"-infinity\""),
             value("interval", 1186, "1 year 2 mons -3 days +04:05:06.78", "\"P1Y2M-3DT4H5M6.78S\""),
+            value("interval_time", 1186, "-01:02:03.5", "\"P0Y0M0DT-1H-2M-3.5S\""),
+            value("interval_zero", 1186, "00:00:00", "\"P0Y0M0DT0H0M0S\""),
             value("bytea", 17, "\\x0102ff", "\"\\\\x0102ff\""),
             value("json", 114, "{\"a\":[1,2.50,\"x\"],\"b\":null}", "{\"a\":[1,2.50,\"x\"],\"b\":null}"),
             value("jsonb", 3802, "{\"b\": [1, true], \"aa\": {\"c\": \"d\"}}", "{\"b\":[1,true],\"aa\":{\"c\":\"d\"}}"),

@@ -47,7 +47,6 @@ class OracleParityTest {
     private static final Set<String> DEVIATIONS = Set.of(
         "bytea", "bytea_array",              // PowerSync drops bytea values; the row does not tell bytea from text
         "date_infinity", "timestamptz_infinity", // 'infinity' is kept: the row does not tell which type it was
-        "interval",                          // the canonical ISO 8601 form, not Postgres's text
         "float8_nan",                        // the string "NaN", where PowerSync writes a bare NaN (not JSON)
         "json",                              // jsonb's text, not the json column's own text
         "jsonb_array");                      // a top-level array is written as a Postgres array, compact

@@ -10,7 +10,8 @@ import java.util.Optional;
  * <ul>
  *   <li>booleans as the integers {@code 1} and {@code 0};</li>
  *   <li>integers as they are; other numbers (floats) as REAL text, see {@link ClientNumbers};</li>
- *   <li>strings as they are, except the canonical temporal forms, see {@link ClientTemporals};</li>
+ *   <li>strings as they are, except the canonical temporal and interval forms, see {@link ClientTemporals} and
+ *       {@link ClientIntervals};</li>
  *   <li>arrays (Postgres arrays) as a compact JSON text of their elements, each element written by these rules,
  *       except that arrays and objects among them (jsonb elements) are written as {@link JsonbText};</li>
  *   <li>objects (json, jsonb) as their {@link JsonbText}: the row does not tell json from jsonb, and PowerSync
@@ -49,8 +50,7 @@ final class ClientValues {
             case OBJECT -> CanonicalJson.quote(JsonbText.of(value), out);
             case BOOLEAN -> out.append(value.booleanValue() ? '1' : '0');
             case NUMBER -> number(value, out);
-            case STRING -> CanonicalJson.quote(ClientTemporals.clientText(value.textValue(), edition)
-                .orElse(value.textValue()), out);
+            case STRING -> CanonicalJson.quote(clientText(value.textValue(), edition), out);
             default -> CanonicalJson.write(value, out);
         }
     }
@@ -70,6 +70,10 @@ final class ClientValues {
             return Optional.of(text.toString());
         }
         return Values.parameterText(value);
+    }
+
+    private static String clientText(String text, Edition edition) {
+        return ClientTemporals.clientText(text, edition).or(() -> ClientIntervals.clientText(text)).orElse(text);
     }
 
     private static void number(JsonNode value, StringBuilder out) {
