@@ -29,22 +29,22 @@ final class ClientIntervals {
             return Optional.empty();
         }
         StringBuilder out = new StringBuilder();
-        boolean[] state = {true, false}; // is_zero, is_before
-        part(out, Long.parseLong(m.group(1)), "year", state);
-        part(out, Long.parseLong(m.group(2)), "mon", state);
-        part(out, Long.parseLong(m.group(3)), "day", state);
+        DateParts parts = new DateParts(out);
+        parts.add(Long.parseLong(m.group(1)), "year");
+        parts.add(Long.parseLong(m.group(2)), "mon");
+        parts.add(Long.parseLong(m.group(3)), "day");
         long hours = Long.parseLong(m.group(4));
         long minutes = Long.parseLong(m.group(5));
         boolean negativeSeconds = !m.group(6).isEmpty();
         long seconds = Long.parseLong(m.group(7));
         String fraction = m.group(8) == null ? "" : trimZeros(m.group(8));
         boolean zeroTime = hours == 0 && minutes == 0 && seconds == 0 && fraction.isEmpty();
-        if (state[0] || !zeroTime) {
+        if (parts.none || !zeroTime) {
             boolean minus = hours < 0 || minutes < 0 || negativeSeconds && !(seconds == 0 && fraction.isEmpty());
-            if (!state[0]) {
+            if (!parts.none) {
                 out.append(' ');
             }
-            out.append(minus ? "-" : state[1] ? "+" : "");
+            out.append(minus ? "-" : parts.lastNegative ? "+" : "");
             two(out, Math.abs(hours)).append(':');
             two(out, Math.abs(minutes)).append(':');
             two(out, seconds);
@@ -55,22 +55,36 @@ final class ClientIntervals {
         return Optional.of(out.toString());
     }
 
-    private static void part(StringBuilder out, long value, String unit, boolean[] state) {
-        if (value == 0) {
-            return;
+    /**
+     * The year, month and day parts as Postgres writes them: non-zero ones only, plural unless 1, and a {@code +}
+     * before a positive part that follows a negative one. Not thread-safe: one per interval.
+     */
+    private static final class DateParts {
+        private final StringBuilder out;
+        private boolean none = true;
+        private boolean lastNegative;
+
+        DateParts(StringBuilder out) {
+            this.out = out;
         }
-        if (!state[0]) {
-            out.append(' ');
+
+        void add(long value, String unit) {
+            if (value == 0) {
+                return;
+            }
+            if (!none) {
+                out.append(' ');
+            }
+            if (lastNegative && value > 0) {
+                out.append('+');
+            }
+            out.append(value).append(' ').append(unit);
+            if (value != 1) {
+                out.append('s');
+            }
+            lastNegative = value < 0;
+            none = false;
         }
-        if (state[1] && value > 0) {
-            out.append('+');
-        }
-        out.append(value).append(' ').append(unit);
-        if (value != 1) {
-            out.append('s');
-        }
-        state[1] = value < 0;
-        state[0] = false;
     }
 
     private static StringBuilder two(StringBuilder out, long value) {
