@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.internals.eval.BucketDefinition;
 import io.tributary.syncrules.internals.eval.CompiledRules;
 import io.tributary.syncrules.internals.eval.RulesCompiler;
-import io.tributary.syncrules.internals.yaml.DefinitionSource;
+import io.tributary.syncrules.internals.yaml.RulesDocument;
 import io.tributary.syncrules.internals.yaml.RulesYaml;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,17 +41,22 @@ public final class SyncRules {
     public static SyncRules parse(String yaml) {
         Objects.requireNonNull(yaml, "yaml");
         List<Problem> problems = new ArrayList<>();
-        List<DefinitionSource> sources = RulesYaml.read(yaml, problems);
-        List<BucketDefinition> definitions = RulesCompiler.compile(sources, problems);
+        RulesDocument document = RulesYaml.read(yaml, problems);
+        List<BucketDefinition> definitions = RulesCompiler.compile(document.definitions(), problems);
         if (!problems.isEmpty()) {
             throw new SyncRulesException(problems);
         }
-        return new SyncRules(yaml, new CompiledRules(definitions));
+        return new SyncRules(yaml, new CompiledRules(definitions, document.edition()));
     }
 
     /** The YAML document these rules were parsed from. */
     public String yaml() {
         return yaml;
+    }
+
+    /** The edition output values are written in ({@code config: edition:}; {@link Edition#LEGACY} by default). */
+    public Edition edition() {
+        return rules.edition();
     }
 
     /** The bucket definition names, in document order. */
@@ -96,9 +101,9 @@ public final class SyncRules {
      * As {@link #evaluate(String, ObjectNode)} for a row given as UTF-8 JSON. Non-integer numbers are read as exact
      * decimals, so their text (e.g. {@code 1.50}) is kept in the output.
      *
-     * <p>A row in the canonical form (compact, as Jackson writes it; see the package documentation) is not parsed
-     * into a tree: one scan checks it and finds the columns the table's queries read, and {@code SELECT *} outputs
-     * the text itself. The result is the same as from the tree.
+     * <p>Of a row in the canonical form (compact, as Jackson writes it; see the package documentation) only the
+     * columns the table's queries read are parsed, unless a query selects {@code *}. The result is the same as from
+     * the tree.
      *
      * @throws IllegalArgumentException if the bytes are not a JSON object
      */

@@ -18,8 +18,11 @@
  *     data:
  *       - SELECT * FROM todos WHERE owner_id = bucket.user_id OR assignee_id = bucket.user_id
  *       - SELECT o.*, o.order_no AS id FROM "tenant_%".orders AS o WHERE o.customer = bucket.user_id
+ * config:
+ *   edition: 2                               # optional: how temporal values are written, see Edition
  * </pre>
- * Only the keys {@code bucket_definitions}, {@code parameters} and {@code data} exist; any other key, a duplicate
+ * Only the keys {@code bucket_definitions}, {@code parameters}, {@code data} and {@code config} (with
+ * {@code edition}: 1, the default, or 2) exist; any other key, a duplicate
  * key, a wrong node kind or a YAML syntax error is a problem with its position. Problems inside SQL point at the
  * offending character for every scalar style (plain, quoted, block).
  *
@@ -27,7 +30,8 @@
  * {@code <definition>[<values>]}: the parameter values as a compact JSON array in the order the parameters are
  * declared (the select order of the first parameter query), e.g. {@code by_user["u1"]}, {@code by_org[42,"eu"]},
  * {@code global[]}. Values are compared by their JSON text: the string {@code "42"} and the number {@code 42} are
- * different buckets. Only strings, numbers and booleans are parameter values.
+ * different buckets. Only strings, numbers and booleans are parameter values; as PowerSync writes them, a boolean
+ * is {@code 1} or {@code 0} and a float with an integer value is written as that integer.
  *
  * <h2>Parameter queries</h2>
  * {@code SELECT <value> [AS name], ... [WHERE <condition>]} without FROM. Values:
@@ -57,7 +61,9 @@
  *   <li>Output table: the alias if given, else the source table's name without schema ({@code orders} above).</li>
  *   <li>Output row: a compact JSON object, keys in select order; {@code *} expands to the row's columns in the
  *       row's order, minus columns an explicit item also names (the explicit item wins); a selected column that the
- *       row lacks is {@code null}. Values are written as Jackson writes them (numbers keep their text).</li>
+ *       row lacks is {@code null}. Values are written as PowerSync writes them for its client's SQLite row
+ *       (booleans as 1/0, floats as REAL text, json and arrays as JSON text, temporal values per
+ *       {@link io.tributary.syncrules.Edition}; docs/sync-rules.md has the table per type).</li>
  *   <li>{@code id}: every query must output {@code id} (a column {@code id} via {@code *} or by name, or
  *       {@code x AS id}), else parsing fails. The row id is a string's content or a number's text; a row whose id
  *       is null, missing or another kind is reported as an {@link io.tributary.syncrules.EvaluationError}.</li>
@@ -86,12 +92,12 @@
  *
  * <h2>Evaluation</h2>
  * Rows are canonical JSON objects keyed by source column name (json/jsonb columns as nested values), given as a
- * Jackson {@code ObjectNode} or as JSON text. From text, non-integers parse as exact decimals: digits and scale are
- * kept ({@code 1.50} stays {@code 1.50}), exponent forms are written as {@code BigDecimal} prints them
- * ({@code 1e+21} becomes {@code 1E+21}, the same number). A text already in the form the output is written in
+ * Jackson {@code ObjectNode} or as JSON text. From text, non-integers parse as exact decimals, and a non-integer
+ * number is a float: it is written as JavaScript prints the double with those digits ({@code 1.50} as
+ * {@code 1.5}, {@code 3.0} as {@code 3.0}, {@code 1e21} as {@code 1e+21}). A text in the canonical form
  * (compact, Jackson's escaping, numbers as parsed values print; what the source module produces) is not parsed
- * into a tree: one validating scan finds the columns the queries read, only those are decoded, and
- * {@code SELECT *} outputs the text as it is; any other text is parsed whole. Both give the same result. A row's
+ * into a tree unless a query selects {@code *}: one validating scan finds the columns the queries read and only
+ * those are decoded; any other text is parsed whole. Both give the same result. A row's
  * result holds at most one entry per (bucket, output table, id); when several queries produce the same one, the
  * first in rule order wins. {@link io.tributary.syncrules.SyncRules} is immutable and thread-safe; each data query
  * is compiled once and the queries of a source table are resolved once per table name.

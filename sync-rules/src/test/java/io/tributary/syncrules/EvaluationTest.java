@@ -204,7 +204,7 @@ class EvaluationTest {
     }
 
     @Test
-    void nestedJsonValuesAreOutputAsJson() {
+    void jsonValuesAreOutputAsJsonbText() {
         SyncRules rules = rules(
             "bucket_definitions:",
             "  global:",
@@ -214,7 +214,7 @@ class EvaluationTest {
         EvaluationResult result = rules.evaluate("public.docs", "{\"id\":\"d1\",\"body\":{\"a\":[1,2.50,\"\\n\"]}}");
 
         assertThat(result.rows()).extracting(BucketRow::data)
-            .containsExactly("{\"id\":\"d1\",\"body\":{\"a\":[1,2.50,\"\\n\"]}}");
+            .containsExactly("{\"id\":\"d1\",\"body\":\"{\\\"a\\\": [1, 2.50, \\\"\\\\n\\\"]}\"}");
     }
 
     @Test

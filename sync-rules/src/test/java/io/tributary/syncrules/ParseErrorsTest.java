@@ -55,7 +55,31 @@ class ParseErrorsTest {
             "bucket_definition_typo: 1");
 
         assertThat(problem).isEqualTo(new Problem(4, 1,
-            "unknown key 'bucket_definition_typo' (expected bucket_definitions)"));
+            "unknown key 'bucket_definition_typo' (expected bucket_definitions or config)"));
+    }
+
+    @Test
+    void editionOtherThanOneOrTwoIsRejectedAtItsValue() {
+        Problem problem = single(
+            "bucket_definitions:",
+            "  global:",
+            "    data: [SELECT * FROM t]",
+            "config:",
+            "  edition: 3");
+
+        assertThat(problem).isEqualTo(new Problem(5, 12, "edition must be 1 or 2"));
+    }
+
+    @Test
+    void unknownConfigKeyIsRejected() {
+        Problem problem = single(
+            "bucket_definitions:",
+            "  global:",
+            "    data: [SELECT * FROM t]",
+            "config:",
+            "  timestamps: iso");
+
+        assertThat(problem).isEqualTo(new Problem(5, 3, "unknown key 'timestamps' in config (expected edition)"));
     }
 
     @Test

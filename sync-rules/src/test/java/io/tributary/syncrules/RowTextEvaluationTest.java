@@ -80,12 +80,13 @@ class RowTextEvaluationTest {
     }
 
     @Test
-    void selectStarOutputsTheCanonicalTextItself() {
-        String text = "{\"id\":1,\"owner\":\"u1\",\"d\":1.50,\"j\":{\"k\":[true,null]}}";
+    void selectStarWritesTheClientValuesOfTheText() {
+        String text = "{\"id\":1,\"owner\":\"u1\",\"d\":1.50,\"b\":true,\"j\":{\"k\":[true,null]}}";
 
         EvaluationResult result = RULES.get(0).evaluate(TABLE, text.getBytes(StandardCharsets.UTF_8));
 
-        assertThat(result.rows()).containsExactly(new BucketRow("by_owner[\"u1\"]", "t", "1", text));
+        assertThat(result.rows()).containsExactly(new BucketRow("by_owner[\"u1\"]", "t", "1",
+            "{\"id\":1,\"owner\":\"u1\",\"d\":1.5,\"b\":1,\"j\":\"{\\\"k\\\": [true, null]}\"}"));
     }
 
     private static void assertSameAsTree(SyncRules rules, byte[] bytes, long seed, int i) {

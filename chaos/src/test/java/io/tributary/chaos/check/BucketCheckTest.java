@@ -17,12 +17,12 @@ class BucketCheckTest {
         """;
 
     @Test
-    void theReferenceKeepsDecimalTextAndComputesChecksums() {
+    void theReferenceKeepsNumericTextAndComputesChecksums() {
         Map<String, Bucket> expected = BucketCheck.expected(RULES, Map.of("public.accounts",
-            Map.of("[1]", "{\"id\":1,\"balance\":1.50}")));
+            Map.of("[1]", "{\"id\":1,\"balance\":\"1.50\"}")));
 
         assertThat(expected.get("everything[]").rows()).containsExactly(Map.entry("accounts/1",
-            "{\"id\":1,\"balance\":1.50}"));
+            "{\"id\":1,\"balance\":\"1.50\"}"));
         assertThat(expected.get("everything[]").count()).isEqualTo(1);
     }
 

@@ -13,8 +13,10 @@
  *   <li>{@code numeric}: a JSON string with the exact decimal as Postgres prints it ({@code "1.50"},
  *       {@code "-0.001"}, never an exponent), or {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"};</li>
  *   <li>{@code float4}/{@code float8}: a JSON number as JavaScript's {@code Number.prototype.toString} prints
- *       it (shortest round-trip digits; a {@code float4} uses the float's own shortest digits), {@code -0} as
- *       {@code 0}; {@code NaN}, {@code Infinity}, {@code -Infinity} as JSON strings;</li>
+ *       it (shortest round-trip digits; a {@code float4} uses the float's own shortest digits), with {@code .0}
+ *       appended when that text is an integer ({@code 3.0}, {@code 0.0} for {@code -0}; {@code 2.5},
+ *       {@code 1e+21} as they are), so that a float never reads as an integer; {@code NaN}, {@code Infinity},
+ *       {@code -Infinity} as JSON strings;</li>
  *   <li>{@code text}, {@code varchar}, {@code char(n)} (blank-padded as Postgres returns it),
  *       {@code citext}, enums: JSON strings; {@code uuid}: lower-case string;</li>
  *   <li>{@code date}: {@code "YYYY-MM-DD"}; {@code timestamp}: {@code "YYYY-MM-DDTHH:MM:SS.ffffff"};

@@ -9,22 +9,37 @@ public final class ValueWriters {
     private ValueWriters() {
     }
 
-    /** A double as a JavaScript-formatted number, or {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}. */
+    /**
+     * A double as a JavaScript-formatted number that stays a float: {@code .0} is appended when the JavaScript text
+     * is an integer ({@code 3.0}, {@code 100000000000000000000.0}; {@code 2.5} and {@code 1e+21} as they are), so
+     * the row tells a float from an integer. Non-finite values as {@code "NaN"}, {@code "Infinity"},
+     * {@code "-Infinity"}.
+     */
     public static void float8(double value, JsonGenerator out) throws IOException {
         if (Double.isFinite(value)) {
-            out.writeNumber(JsNumbers.format(value));
+            out.writeNumber(asFloat(JsNumbers.format(value)));
         } else {
             out.writeString(Double.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity");
         }
     }
 
-    /** A float from its own shortest digits, JavaScript-formatted; non-finite values as strings. */
+    /** A float from its own shortest digits, written as {@link #float8} writes a double. */
     public static void float4(float value, JsonGenerator out) throws IOException {
         if (Float.isFinite(value)) {
-            out.writeNumber(JsNumbers.format(value));
+            out.writeNumber(asFloat(JsNumbers.format(value)));
         } else {
             out.writeString(Float.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity");
         }
+    }
+
+    private static String asFloat(String js) {
+        for (int i = 0; i < js.length(); i++) {
+            char c = js.charAt(i);
+            if (c == '.' || c == 'e') {
+                return js;
+            }
+        }
+        return js + ".0";
     }
 
     /** Rejects {@code 'infinity'} inside arrays, which Debezium 3.6 decodes wrongly. */

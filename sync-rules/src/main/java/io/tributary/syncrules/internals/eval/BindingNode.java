@@ -3,6 +3,7 @@ package io.tributary.syncrules.internals.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.syncrules.Edition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,14 +18,14 @@ abstract class BindingNode {
     private static final JsonNode EMPTY_ARRAY = JsonNodeFactory.instance.arrayNode();
 
     /** The bindings under which {@code row} satisfies this node; empty when it does not. */
-    abstract List<String[]> bindings(ObjectNode row);
+    abstract List<String[]> bindings(ObjectNode row, Edition edition);
 
     /** A condition without parameters: the empty binding when it holds. */
     static BindingNode filter(Filter<ObjectNode> filter, int slots) {
         List<String[]> unbound = List.<String[]>of(new String[slots]);
         return new BindingNode() {
             @Override
-            List<String[]> bindings(ObjectNode row) {
+            List<String[]> bindings(ObjectNode row, Edition edition) {
                 return filter.test(row) ? unbound : List.of();
             }
         };
@@ -38,15 +39,17 @@ abstract class BindingNode {
     static BindingNode bind(String column, int slot, int slots, boolean expand) {
         return new BindingNode() {
             @Override
-            List<String[]> bindings(ObjectNode row) {
+            List<String[]> bindings(ObjectNode row, Edition edition) {
                 JsonNode value = row.get(column);
                 if (!expand) {
-                    return Values.parameterText(value).map(text -> single(slot, slots, text)).orElse(List.of());
+                    return ClientValues.parameterText(value, edition).map(text -> single(slot, slots, text))
+                        .orElse(List.of());
                 }
                 JsonNode array = asArray(value);
                 List<String[]> result = new ArrayList<>(array.size());
                 for (JsonNode element : array) {
-                    Values.parameterText(element).ifPresent(text -> result.addAll(single(slot, slots, text)));
+                    ClientValues.parameterText(element, edition)
+                        .ifPresent(text -> result.addAll(single(slot, slots, text)));
                 }
                 return result;
             }
@@ -58,10 +61,10 @@ abstract class BindingNode {
         BindingNode[] all = nodes.toArray(new BindingNode[0]);
         return new BindingNode() {
             @Override
-            List<String[]> bindings(ObjectNode row) {
-                List<String[]> result = all[0].bindings(row);
+            List<String[]> bindings(ObjectNode row, Edition edition) {
+                List<String[]> result = all[0].bindings(row, edition);
                 for (int i = 1; i < all.length && !result.isEmpty(); i++) {
-                    List<String[]> next = all[i].bindings(row);
+                    List<String[]> next = all[i].bindings(row, edition);
                     result = next.isEmpty() ? next : merge(result, next);
                 }
                 return result;
@@ -74,10 +77,10 @@ abstract class BindingNode {
         BindingNode[] any = nodes.toArray(new BindingNode[0]);
         return new BindingNode() {
             @Override
-            List<String[]> bindings(ObjectNode row) {
+            List<String[]> bindings(ObjectNode row, Edition edition) {
                 List<String[]> result = new ArrayList<>();
                 for (BindingNode node : any) {
-                    result.addAll(node.bindings(row));
+                    result.addAll(node.bindings(row, edition));
                 }
                 return result;
             }

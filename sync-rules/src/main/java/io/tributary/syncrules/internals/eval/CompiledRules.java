@@ -3,6 +3,7 @@ package io.tributary.syncrules.internals.eval;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.BucketParameters;
 import io.tributary.syncrules.BucketRow;
+import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.EvaluationError;
 import io.tributary.syncrules.EvaluationResult;
 import io.tributary.syncrules.RequestContext;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,10 +39,18 @@ public final class CompiledRules {
     }
 
     private final List<BucketDefinition> definitions;
+    private final Edition edition;
     private final ConcurrentHashMap<String, TablePlan> plans = new ConcurrentHashMap<>();
 
-    public CompiledRules(List<BucketDefinition> definitions) {
+    /** Rules of {@code definitions} whose output values are written as the client gets them in {@code edition}. */
+    public CompiledRules(List<BucketDefinition> definitions, Edition edition) {
         this.definitions = List.copyOf(definitions);
+        this.edition = Objects.requireNonNull(edition, "edition");
+    }
+
+    /** The edition output values are written in. */
+    public Edition edition() {
+        return edition;
     }
 
     /** The definitions in rule order. */
@@ -59,14 +69,14 @@ public final class CompiledRules {
         if (plan.isEmpty()) {
             return EvaluationResult.empty();
         }
-        return evaluate(plan, row, Optional.empty());
+        return evaluate(plan, row);
     }
 
     /**
      * As {@link #evaluate(String, ObjectNode)} for the row whose UTF-8 JSON text is {@code json} and, when the
-     * caller has it, whose decoded text is {@code text} (else {@code null}). A canonical text
-     * ({@link CanonicalRowScan}) is not parsed into a tree: only the columns the table's queries read are, and
-     * {@code SELECT *} outputs the text itself. Any other text is parsed whole, from {@code text} if given.
+     * caller has it, whose decoded text is {@code text} (else {@code null}). Of a canonical text
+     * ({@link CanonicalRowScan}) only the columns the table's queries read are parsed, unless a query selects
+     * {@code *}. Any other text is parsed whole, from {@code text} if given.
      *
      * @throws IllegalArgumentException if the text is not a JSON object
      */
@@ -78,19 +88,18 @@ public final class CompiledRules {
         if (plan.columns().isPresent() && (text == null || isWellFormed(text))) {
             Optional<ObjectNode> columns = plan.columns().get().read(json);
             if (columns.isPresent()) {
-                return evaluate(plan, columns.get(), Optional.of(new CanonicalText(json, text)));
+                return evaluate(plan, columns.get());
             }
         }
-        return evaluate(plan, text == null ? RowJson.parseObject(json) : RowJson.parseObject(text),
-            Optional.empty());
+        return evaluate(plan, text == null ? RowJson.parseObject(json) : RowJson.parseObject(text));
     }
 
-    private EvaluationResult evaluate(TablePlan plan, ObjectNode row, Optional<CanonicalText> text) {
+    private EvaluationResult evaluate(TablePlan plan, ObjectNode row) {
         List<BucketRow> rows = new ArrayList<>(4);
         List<EvaluationError> errors = new ArrayList<>(0);
         int matched = 0;
         for (int i = 0; i < plan.queries().length; i++) {
-            if (plan.queries()[i].evaluate(plan.table(), plan.outputTables()[i], row, text, rows, errors)) {
+            if (plan.queries()[i].evaluate(plan.table(), plan.outputTables()[i], row, edition, rows, errors)) {
                 matched++;
             }
         }

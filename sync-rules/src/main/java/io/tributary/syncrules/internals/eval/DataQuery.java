@@ -2,6 +2,7 @@ package io.tributary.syncrules.internals.eval;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.BucketRow;
+import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.EvaluationError;
 import io.tributary.syncrules.SourceTable;
 import io.tributary.syncrules.internals.sql.Identifier;
@@ -63,22 +64,18 @@ public final class DataQuery {
         WherePlan where = new WhereCompiler(definition, parameters, operands).compile(query.where(),
             query.whereOffset());
         List<String> columns = new ArrayList<>(operands.columns());
-        if (output.isWholeRow() && !columns.contains("id")) {
-            columns.add("id");
-        }
         return new DataQuery(definition + ".data[" + index + "]", tables, alias, where, output, List.copyOf(columns));
     }
 
     /**
-     * The columns the query reads from a row: in its conditions, its bucket parameters and its output (for
-     * {@code SELECT *} alone, only {@code id}: the output is the row's canonical text). Meaningless when
-     * {@link #readsEveryColumn()}.
+     * The columns the query reads from a row: in its conditions, its bucket parameters and its output. Meaningless
+     * when {@link #readsEveryColumn()}.
      */
     List<String> columns() {
         return columns;
     }
 
-    /** Whether evaluating the query needs the whole row as a tree ({@code *} with other output items). */
+    /** Whether evaluating the query needs the whole row as a tree ({@code *} among the output items). */
     boolean readsEveryColumn() {
         return output.readsEveryColumn();
     }
@@ -105,12 +102,13 @@ public final class DataQuery {
 
     /**
      * Adds the bucket rows of {@code row} (of source table {@code table}, output as {@code outputTable}) to
-     * {@code rows}, or an error to {@code errors}; returns whether the row matched any bucket. With the row's
-     * canonical {@code text}, {@code row} need only hold the row's {@link #columns()}.
+     * {@code rows}, or an error to {@code errors}; returns whether the row matched any bucket. Unless
+     * {@link #readsEveryColumn()}, {@code row} need only hold the row's {@link #columns()}. Output values are
+     * written as the client gets them in {@code edition}.
      */
-    boolean evaluate(SourceTable table, String outputTable, ObjectNode row, Optional<CanonicalText> text,
+    boolean evaluate(SourceTable table, String outputTable, ObjectNode row, Edition edition,
                      List<BucketRow> rows, List<EvaluationError> errors) {
-        List<String> buckets = where.buckets(row);
+        List<String> buckets = where.buckets(row, edition);
         if (buckets.isEmpty()) {
             return false;
         }
@@ -121,7 +119,7 @@ public final class DataQuery {
             errors.add(new EvaluationError(table.qualifiedName(), location, e.getMessage()));
             return true;
         }
-        String data = text.isPresent() && output.isWholeRow() ? text.get().text() : output.data(row);
+        String data = output.data(row, edition);
         for (String bucket : buckets) {
             rows.add(new BucketRow(bucket, outputTable, id, data));
         }

@@ -2,6 +2,7 @@ package io.tributary.syncrules.internals.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.internals.sql.Expr;
 import io.tributary.syncrules.internals.sql.SelectItem;
 import io.tributary.syncrules.internals.sql.SqlException;
@@ -17,10 +18,10 @@ import java.util.Set;
 /**
  * A data query's compiled SELECT list: writes the output row and extracts its id.
  *
- * <p>The output is a compact canonical JSON object with keys in SELECT order; {@code *} expands to the row's keys
- * in the row's order, except keys that an explicit item of the list also produces (the explicit item wins and
- * keeps its own position). The id is the {@code id} output value: a string's content or a number's canonical text.
- * Immutable and thread-safe.
+ * <p>The output is a compact JSON object of client values ({@link ClientValues}) with keys in SELECT order;
+ * {@code *} expands to the row's keys in the row's order, except keys that an explicit item of the list also
+ * produces (the explicit item wins and keeps its own position). The id is the {@code id} output value: a string's
+ * content or a number's canonical text. Immutable and thread-safe.
  */
 final class OutputPlan {
 
@@ -100,14 +101,9 @@ final class OutputPlan {
         return new OutputPlan(fields, id.get());
     }
 
-    /** Whether the output is the whole row as it is ({@code SELECT *} alone): the row's canonical text. */
-    boolean isWholeRow() {
-        return fields.length == 1 && fields[0] instanceof Star;
-    }
-
-    /** Whether the output needs every column of the row besides named ones ({@code *} with other items). */
+    /** Whether the output needs every column of the row ({@code *} among the items). */
     boolean readsEveryColumn() {
-        return !isWholeRow() && Arrays.stream(fields).anyMatch(Star.class::isInstance);
+        return Arrays.stream(fields).anyMatch(Star.class::isInstance);
     }
 
     /** The row id. */
@@ -129,8 +125,8 @@ final class OutputPlan {
             Locale.ROOT));
     }
 
-    /** The output row as canonical JSON. */
-    String data(ObjectNode row) {
+    /** The output row as compact JSON, each value as the client gets it in {@code edition} ({@link ClientValues}). */
+    String data(ObjectNode row, Edition edition) {
         StringBuilder out = new StringBuilder(256).append('{');
         boolean first = true;
         for (Field field : fields) {
@@ -140,7 +136,7 @@ final class OutputPlan {
                 }
                 first = false;
                 out.append(named.keyPrefix());
-                CanonicalJson.write(named.value().get(row), out);
+                ClientValues.write(named.value().get(row), edition, out);
             } else {
                 Set<String> excluded = ((Star) field).excluded();
                 for (Map.Entry<String, JsonNode> column : row.properties()) {
@@ -153,7 +149,7 @@ final class OutputPlan {
                     first = false;
                     CanonicalJson.quote(column.getKey(), out);
                     out.append(':');
-                    CanonicalJson.write(column.getValue(), out);
+                    ClientValues.write(column.getValue(), edition, out);
                 }
             }
         }

@@ -40,23 +40,18 @@ public final class Values {
     }
 
     /**
-     * The canonical JSON text of a value usable as a bucket parameter: a string, a number or a boolean.
-     * Null, missing, arrays and objects are not bucket parameter values.
+     * The JSON text of a value usable as a bucket parameter, as PowerSync writes it in bucket names: a string
+     * quoted, an integer as it is, another number as JavaScript prints it ({@code 2.5}, and {@code 3} for
+     * {@code 3.0}: a REAL and an INTEGER of the same value name the same bucket), a boolean as {@code 1} or
+     * {@code 0}. Null, missing, arrays and objects are not bucket parameter values.
      */
     public static Optional<String> parameterText(JsonNode value) {
-        if (value == null) {
-            return Optional.empty();
-        }
-        if (value.isTextual() || value.isNumber() || value.isBoolean()) {
-            StringBuilder out = new StringBuilder();
-            CanonicalJson.write(value, out);
-            return Optional.of(out.toString());
-        }
-        return Optional.empty();
+        StringBuilder out = new StringBuilder();
+        return appendParameter(value, out) ? Optional.of(out.toString()) : Optional.empty();
     }
 
     /** Appends the parameter text of {@code value} and returns true, or returns false if it is not a parameter. */
-    static boolean appendParameter(JsonNode value, StringBuilder out) {
+    private static boolean appendParameter(JsonNode value, StringBuilder out) {
         if (value == null) {
             return false;
         }
@@ -64,8 +59,18 @@ public final class Values {
             CanonicalJson.quote(value.textValue(), out);
             return true;
         }
-        if (value.isNumber() || value.isBoolean()) {
-            CanonicalJson.write(value, out);
+        if (value.isBoolean()) {
+            out.append(value.booleanValue() ? '1' : '0');
+            return true;
+        }
+        if (value.isIntegralNumber()) {
+            out.append(value.numberValue().toString());
+            return true;
+        }
+        if (value.isNumber() && isFinite(value)) {
+            ClientNumbers.appendJs(value.isBigDecimal() ? value.decimalValue()
+                : new java.math.BigDecimal(value.isFloat() ? Float.toString(value.floatValue())
+                    : Double.toString(value.doubleValue())), out);
             return true;
         }
         return false;

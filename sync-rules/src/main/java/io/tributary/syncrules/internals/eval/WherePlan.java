@@ -1,9 +1,11 @@
 package io.tributary.syncrules.internals.eval;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.syncrules.Edition;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -14,15 +16,18 @@ import java.util.Set;
  */
 abstract class WherePlan {
 
-    /** The bucket names {@code row} belongs to, without duplicates; empty when it belongs to none. */
-    abstract List<String> buckets(ObjectNode row);
+    /**
+     * The bucket names {@code row} belongs to, without duplicates; empty when it belongs to none. Parameter values
+     * are the row's client values in {@code edition} ({@link ClientValues#parameterText}).
+     */
+    abstract List<String> buckets(ObjectNode row, Edition edition);
 
     /** A definition without parameters: bucket {@code name[]} when the filter holds. */
     static WherePlan global(String definition, Filter<ObjectNode> filter) {
         List<String> bucket = List.of(definition + "[]");
         return new WherePlan() {
             @Override
-            List<String> buckets(ObjectNode row) {
+            List<String> buckets(ObjectNode row, Edition edition) {
                 return filter.test(row) ? bucket : List.of();
             }
         };
@@ -34,7 +39,7 @@ abstract class WherePlan {
         String[] columnsBySlot = columns.toArray(new String[0]);
         return new WherePlan() {
             @Override
-            List<String> buckets(ObjectNode row) {
+            List<String> buckets(ObjectNode row, Edition edition) {
                 if (!filter.test(row)) {
                     return List.of();
                 }
@@ -43,9 +48,11 @@ abstract class WherePlan {
                     if (i > 0) {
                         name.append(',');
                     }
-                    if (!Values.appendParameter(row.get(columnsBySlot[i]), name)) {
+                    Optional<String> text = ClientValues.parameterText(row.get(columnsBySlot[i]), edition);
+                    if (text.isEmpty()) {
                         return List.of();
                     }
+                    name.append(text.get());
                 }
                 return List.of(name.append(']').toString());
             }
@@ -56,8 +63,8 @@ abstract class WherePlan {
     static WherePlan general(String definition, BindingNode root) {
         return new WherePlan() {
             @Override
-            List<String> buckets(ObjectNode row) {
-                List<String[]> bindings = root.bindings(row);
+            List<String> buckets(ObjectNode row, Edition edition) {
+                List<String[]> bindings = root.bindings(row, edition);
                 if (bindings.isEmpty()) {
                     return List.of();
                 }

@@ -1,8 +1,10 @@
 package io.tributary.syncrules.internals.yaml;
 
+import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.Problem;
 import java.io.StringReader;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +30,8 @@ import org.yaml.snakeyaml.nodes.Tag;
  *   &lt;name&gt;:
  *     parameters: &lt;query&gt; | [&lt;query&gt;, ...]     # optional: without it the bucket is global
  *     data: [&lt;query&gt;, ...]
+ * config:                                   # optional
+ *   edition: 1 | 2                          # optional, 1 by default
  * </pre>
  *
  * Unknown keys, duplicate keys, wrong node kinds and YAML syntax errors become {@link Problem}s.
@@ -37,18 +41,23 @@ public final class RulesYaml {
     private static final String BUCKET_DEFINITIONS = "bucket_definitions";
     private static final String PARAMETERS = "parameters";
     private static final String DATA = "data";
+    private static final String CONFIG = "config";
+    private static final String EDITION = "edition";
 
     private final SourceText source;
     private final List<Problem> problems;
+    private Edition edition = Edition.LEGACY;
 
     private RulesYaml(SourceText source, List<Problem> problems) {
         this.source = source;
         this.problems = problems;
     }
 
-    /** The definitions of {@code yaml} in document order; problems are added to {@code problems}. */
-    public static List<DefinitionSource> read(String yaml, List<Problem> problems) {
-        return new RulesYaml(new SourceText(yaml), problems).read(yaml);
+    /** The document {@code yaml}; problems are added to {@code problems}. */
+    public static RulesDocument read(String yaml, List<Problem> problems) {
+        RulesYaml reader = new RulesYaml(new SourceText(yaml), problems);
+        List<DefinitionSource> definitions = reader.read(yaml);
+        return new RulesDocument(definitions, reader.edition);
     }
 
     private List<DefinitionSource> read(String yaml) {
@@ -65,9 +74,11 @@ public final class RulesYaml {
             String key = keyOf(entry);
             if (key.equals(BUCKET_DEFINITIONS)) {
                 definitions = Optional.of(entry.getValueNode());
+            } else if (key.equals(CONFIG)) {
+                config(entry.getValueNode()).ifPresent(e -> edition = e);
             } else {
                 problems.add(at(entry.getKeyNode(), "unknown key '" + key + "' (expected " + BUCKET_DEFINITIONS
-                    + ")"));
+                    + " or " + CONFIG + ")"));
             }
         }
         if (definitions.isEmpty()) {
@@ -84,6 +95,32 @@ public final class RulesYaml {
             definition(entry).ifPresent(result::add);
         }
         return result;
+    }
+
+    private Optional<Edition> config(Node node) {
+        if (!(node instanceof MappingNode mapping)) {
+            problems.add(at(node, CONFIG + " must be a mapping (e.g. " + EDITION + ": 2)"));
+            return Optional.empty();
+        }
+        Optional<Edition> chosen = Optional.empty();
+        for (NodeTuple entry : entries(mapping, CONFIG)) {
+            String key = keyOf(entry);
+            if (!key.equals(EDITION)) {
+                problems.add(at(entry.getKeyNode(), "unknown key '" + key + "' in " + CONFIG + " (expected "
+                    + EDITION + ")"));
+                continue;
+            }
+            Node value = entry.getValueNode();
+            String text = value instanceof ScalarNode scalar && scalar.getTag().equals(Tag.INT) ? scalar.getValue()
+                : "";
+            Optional<Edition> known = Arrays.stream(Edition.values())
+                .filter(e -> Integer.toString(e.number()).equals(text)).findFirst();
+            if (known.isEmpty()) {
+                problems.add(at(value, EDITION + " must be 1 or 2"));
+            }
+            chosen = known;
+        }
+        return chosen;
     }
 
     private Optional<Node> compose(String yaml) {

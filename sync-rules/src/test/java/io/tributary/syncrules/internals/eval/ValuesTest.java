@@ -30,10 +30,13 @@ class ValuesTest {
     }
 
     @Test
-    void parameterTextIsCanonicalJsonOfScalars() {
+    void parameterTextIsPowerSyncsBucketNameText() {
         assertThat(Values.parameterText(NODES.textNode("a\"b"))).contains("\"a\\\"b\"");
         assertThat(Values.parameterText(NODES.numberNode(42))).contains("42");
-        assertThat(Values.parameterText(NODES.booleanNode(true))).contains("true");
+        assertThat(Values.parameterText(NODES.booleanNode(true))).contains("1");
+        assertThat(Values.parameterText(NODES.booleanNode(false))).contains("0");
+        assertThat(Values.parameterText(NODES.numberNode(new java.math.BigDecimal("3.0")))).contains("3");
+        assertThat(Values.parameterText(NODES.numberNode(new java.math.BigDecimal("2.5")))).contains("2.5");
         assertThat(Values.parameterText(NODES.nullNode())).isEmpty();
         assertThat(Values.parameterText(NODES.objectNode())).isEmpty();
     }
