@@ -94,6 +94,27 @@ public final class TopicCodec<M extends TopicMessage> {
     }
 
     /**
+     * The value bytes of {@code message} in envelope version {@code version}: {@link #FORMAT_VERSION}, or on
+     * {@code rows} {@link #ROW_ENVELOPE_VERSION} for a row (what {@link #encodeValue(TopicMessage)} writes); for tools
+     * writing to readers of an older version. {@code null} for a {@link ResolvedDelete}.
+     *
+     * @throws IllegalArgumentException if this codec does not write {@code message} in that version
+     */
+    public byte[] encodeValue(M message, int version) {
+        if (message instanceof ResolvedDelete) {
+            return null;
+        }
+        if (version == FORMAT_VERSION) {
+            return ValueEncoder.encode(message);
+        }
+        if (version == ROW_ENVELOPE_VERSION && role == TopicRole.ROWS && message instanceof ResolvedRow) {
+            return encodeValue(message);
+        }
+        throw new IllegalArgumentException("No envelope version " + version + " for "
+            + message.getClass().getSimpleName() + " on " + role.suffix());
+    }
+
+    /**
      * The record of {@code message} in partition {@code partition} of {@code topic}. For a row-keyed message the
      * caller guarantees {@code partition} is its key's partition (e.g. a stream worker writing a key into the
      * partition it read it from, the topics being co-partitioned).

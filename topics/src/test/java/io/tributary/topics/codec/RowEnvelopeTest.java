@@ -53,6 +53,16 @@ class RowEnvelopeTest {
     }
 
     @Test
+    void aRowCanBeWrittenInTheJsonEnvelopeForOlderReaders() {
+        byte[] value = TopicCodec.ROWS.encodeValue(SNAPSHOTTED, TopicCodec.FORMAT_VERSION);
+        assertThat(value).isEqualTo(ValueEncoder.encode(SNAPSHOTTED));
+        assertThat(TopicCodec.ROWS.encodeValue(SNAPSHOTTED, TopicCodec.ROW_ENVELOPE_VERSION))
+            .isEqualTo(TopicCodec.ROWS.encodeValue(SNAPSHOTTED));
+        assertThatThrownBy(() -> TopicCodec.CHANGES.encodeValue(Samples.INSERT, TopicCodec.ROW_ENVELOPE_VERSION))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void tableWithoutAUtf8FormIsWrittenAsJson() {
         ResolvedRow lone = new ResolvedRow(TableId.of("public", "t\ud83d"), PK, ROW, StreamPosition.of(LSN, 1));
         byte[] value = TopicCodec.ROWS.encodeValue(lone);
