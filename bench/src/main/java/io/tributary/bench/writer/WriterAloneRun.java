@@ -45,7 +45,8 @@ import java.util.regex.Pattern;
  * {@code BENCH_WRITER_BASELINE_JAR} names another build's jars (path-separated): a jar named like one of the
  * classpath's Tributary jars ({@code tributary-topics-<version>.jar}) replaces it, any other name replaces the
  * storage writer's. That build replays a copy of {@code rows} in the JSON envelope ({@link JsonRowsCopy}), which
- * every build reads.
+ * every build reads, or with {@code BENCH_WRITER_BASELINE_ROWS=same} (a build that reads the binary envelope) the
+ * same topic.
  */
 public final class WriterAloneRun {
 
@@ -72,10 +73,14 @@ public final class WriterAloneRun {
                 + " %d loop%s, batches of %,d", of.name(), loop, loop == 1 ? "" : "s", batchRecords);
             if (!baseline.isBlank()) {
                 String withBaseline = withJars(classpath, baseline);
-                String label = configuration + ", build of " + baselineNames(baseline) + " on a JSON-envelope copy";
+                boolean sameRows = "same".equals(System.getenv("BENCH_WRITER_BASELINE_ROWS"));
+                String label = configuration + ", build of " + baselineNames(baseline)
+                    + (sameRows ? "" : " on a JSON-envelope copy");
                 ctx.record(scenario, label, attempt -> {
-                    String prefix = of.name() + "_json.";
-                    JsonRowsCopy.make(kafka(of), of.name() + ".rows", prefix + "rows");
+                    String prefix = sameRows ? of.name() + "." : of.name() + "_json.";
+                    if (!sameRows) {
+                        JsonRowsCopy.make(kafka(of), of.name() + ".rows", prefix + "rows");
+                    }
                     return once(ctx, scenario, label, of, prefix, source, rows, loop, batchRecords, version[0]++,
                         withBaseline);
                 });
