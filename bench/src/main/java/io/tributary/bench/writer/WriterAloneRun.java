@@ -17,11 +17,16 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Scenario W, the storage writer alone: a fresh sync rules group replays the {@code rows} topic a snapshot run
@@ -37,10 +42,17 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code BENCH_WRITER_JAVA_OPTS} passes options to the writer's JVM (e.g. a profiler agent);
  * {@code BENCH_WRITER_PERF=<file>} records the storage server's processes with Linux {@code perf} over the window.
+ * {@code BENCH_WRITER_BASELINE_JAR} names another build's jars (path-separated): a jar named like one of the
+ * classpath's Tributary jars ({@code tributary-topics-<version>.jar}) replaces it, any other name replaces the
+ * storage writer's. That build replays a copy of {@code rows} in the JSON envelope ({@link JsonRowsCopy}), which
+ * every build reads, or with {@code BENCH_WRITER_BASELINE_ROWS=same} (a build that reads the binary envelope) the
+ * same topic.
  */
 public final class WriterAloneRun {
 
     private static final int FIRST_VERSION = 100;
+    private static final String WRITER_ARTIFACT = "tributary-storage-writer";
+    private static final Pattern ARTIFACT = Pattern.compile("(tributary-[a-z-]+?)-[0-9].*\\.jar");
 
     private WriterAloneRun() {
     }
@@ -60,30 +72,64 @@ public final class WriterAloneRun {
             String configuration = String.format(Locale.ROOT, "fresh group replaying %s.rows, writer in its own JVM,"
                 + " %d loop%s, batches of %,d", of.name(), loop, loop == 1 ? "" : "s", batchRecords);
             if (!baseline.isBlank()) {
-                String withBaseline = withWriterJar(classpath, baseline);
-                String label = configuration + ", writer of " + Path.of(baseline).getFileName();
-                ctx.record(scenario, label, attempt -> once(ctx, scenario, label, of, source, rows, loop,
-                    batchRecords, version[0]++, withBaseline));
+                String withBaseline = withJars(classpath, baseline);
+                boolean sameRows = "same".equals(System.getenv("BENCH_WRITER_BASELINE_ROWS"));
+                String label = configuration + ", build of " + baselineNames(baseline)
+                    + (sameRows ? "" : " on a JSON-envelope copy");
+                ctx.record(scenario, label, attempt -> {
+                    String prefix = sameRows ? of.name() + "." : of.name() + "_json.";
+                    if (!sameRows) {
+                        JsonRowsCopy.make(kafka(of), of.name() + ".rows", prefix + "rows");
+                    }
+                    return once(ctx, scenario, label, of, prefix, source, rows, loop, batchRecords, version[0]++,
+                        withBaseline);
+                });
             }
             ctx.record(scenario, configuration, attempt -> {
                 BenchContext.log("%s: %s ...", scenario, configuration);
-                return once(ctx, scenario, configuration, of, source, rows, loop, batchRecords, version[0]++,
-                    classpath);
+                return once(ctx, scenario, configuration, of, of.name() + ".", source, rows, loop, batchRecords,
+                    version[0]++, classpath);
             });
         }
     }
 
-    /** {@code classpath} with its storage writer jar replaced by {@code jar}. */
-    private static String withWriterJar(String classpath, String jar) {
+    /** {@code classpath} with the jars of {@code baseline} (path-separated) in place of those they replace. */
+    private static String withJars(String classpath, String baseline) {
+        Map<String, String> replacements = new HashMap<>();
+        for (String jar : baseline.split(java.io.File.pathSeparator)) {
+            replacements.put(artifact(Path.of(jar).getFileName().toString()).orElse(WRITER_ARTIFACT), jar);
+        }
         List<String> entries = new ArrayList<>();
         for (String entry : classpath.split(java.io.File.pathSeparator)) {
-            entries.add(Path.of(entry).getFileName().toString().startsWith("tributary-storage-writer") ? jar : entry);
+            Optional<String> artifact = artifact(Path.of(entry).getFileName().toString());
+            String replacement = artifact.map(replacements::get).orElse(null);
+            entries.add(replacement == null ? entry : replacement);
         }
         return String.join(java.io.File.pathSeparator, entries);
     }
 
+    /** The Tributary artifact a jar's file name names ({@code tributary-topics-0.1.0.jar}: tributary-topics). */
+    private static Optional<String> artifact(String fileName) {
+        Matcher m = ARTIFACT.matcher(fileName);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    private static String baselineNames(String baseline) {
+        List<String> names = new ArrayList<>();
+        for (String jar : baseline.split(java.io.File.pathSeparator)) {
+            names.add(Path.of(jar).getFileName().toString());
+        }
+        return String.join(" + ", names);
+    }
+
+    private static Properties kafka(PipelineRun.Settings of) {
+        Properties kafka = new Properties();
+        kafka.put("bootstrap.servers", of.kafka());
+        return kafka;
+    }
+
     private static Row once(BenchContext ctx, String scenario, String configuration, PipelineRun.Settings of,
-                            PgEndpoint source, long rows, int loops, int batchRecords, int version,
+                            String prefix, PgEndpoint source, long rows, int loops, int batchRecords, int version,
                             String classpath) throws Exception {
         PgEndpoint storage = of.storage();
         String rules = Dataset.syncRules(version);
@@ -103,12 +149,10 @@ public final class WriterAloneRun {
         }
         command.addAll(List.of("-Dlogback.configurationFile=io/tributary/bench/logback-bench.xml", "-cp", classpath,
             WriterAlone.class.getName(), of.kafka(),
-            of.name() + ".", of.storageUrl(), of.user(), Long.toString(group), Integer.toString(loops),
+            prefix, of.storageUrl(), of.user(), Long.toString(group), Integer.toString(loops),
             Integer.toString(batchRecords), rulesFile.toString()));
         Path log = ctx.work().resolve("writer-alone-" + version + ".log");
-        Properties kafka = new Properties();
-        kafka.put("bootstrap.servers", of.kafka());
-        try (BarrierTicker ticker = BarrierTicker.start(kafka, of.name() + ".rows")) {
+        try (BarrierTicker ticker = BarrierTicker.start(kafka(of), prefix + "rows")) {
             return watch(ctx, scenario, configuration, source, rows, version, command, log, storage);
         }
     }

@@ -73,9 +73,24 @@ final class BinaryCopy implements AutoCloseable {
         bytes[size++] = (byte) value;
     }
 
-    /** A {@code text} field. */
+    /**
+     * A {@code text} field: its UTF-8, encoded straight into the buffer when it is ASCII (an unpaired surrogate
+     * becomes {@code '?'}, as {@link String#getBytes} does).
+     */
     void text(String value) {
-        bytea(value.getBytes(StandardCharsets.UTF_8));
+        int length = value.length();
+        room(4 + length);
+        int at = size + 4;
+        for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            if (c >= 0x80) {
+                bytea(value.getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            bytes[at++] = (byte) c;
+        }
+        int32(length);
+        size += length;
     }
 
     /** A {@code bytea} (or already UTF-8 encoded {@code text}) field. */

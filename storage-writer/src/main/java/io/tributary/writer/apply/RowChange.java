@@ -1,7 +1,6 @@
 package io.tributary.writer.apply;
 
 import io.tributary.syncrules.BucketRow;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -34,11 +33,11 @@ public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String
 
     /** The row now in the buckets of {@code rows} (none if empty). */
     public static RowChange of(SourceKey key, long offset, List<BucketRow> rows) {
-        List<BucketOp> puts = new ArrayList<>(rows.size());
-        for (BucketRow row : rows) {
-            puts.add(BucketOp.put(row));
+        BucketOp[] puts = new BucketOp[rows.size()];
+        for (int i = 0; i < puts.length; i++) {
+            puts[i] = BucketOp.put(rows.get(i));
         }
-        return new RowChange(key, offset, rows, Memberships.encode(rows), puts);
+        return new RowChange(key, offset, rows, Memberships.encode(rows), List.of(puts));
     }
 
     /** The row is gone (a tombstone). */

@@ -85,4 +85,20 @@ class RecordEvaluatorTest {
         assertThat(batch.nextOffset()).isEqualTo(8);
         assertThat(batch.deadLetters()).extracting(DeadLetter::record).containsExactly(poison);
     }
+
+    @Test
+    void aRowThatIsNotJsonInAValidEnvelopeIsConsumedAsANoOpAndDeadLettered() {
+        ResolvedRow row = new ResolvedRow(TableId.of("public", "items"), KeyValues.of("[1]"),
+            RowJson.ofUtf8("{\"id\":1,\"owner\" \"u1\"}".getBytes(StandardCharsets.UTF_8)),
+            StreamPosition.of(Lsn.of(100), 0));
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("rows", 0, 3,
+            TopicCodec.ROWS.encodeKey(row, 0), TopicCodec.ROWS.encodeValue(row));
+        BatchBuilder builder = new BatchBuilder(0, 1);
+
+        assertThat(evaluator.add(builder, record)).isTrue();
+
+        PreparedBatch batch = builder.take();
+        assertThat(batch.changes()).isEmpty();
+        assertThat(batch.deadLetters()).extracting(DeadLetter::record).containsExactly(record);
+    }
 }

@@ -1,6 +1,7 @@
 package io.tributary.topics.codec;
 
 import io.tributary.topics.TopicRole;
+import io.tributary.topics.codec.internals.RowEnvelope;
 import io.tributary.topics.codec.internals.ValueDecoders;
 import io.tributary.topics.codec.internals.ValueEncoder;
 import io.tributary.topics.codec.internals.WireTypes;
@@ -8,6 +9,7 @@ import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.Marker;
 import io.tributary.topics.messages.RecordKey;
 import io.tributary.topics.messages.ResolvedDelete;
+import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
 import io.tributary.topics.messages.RowsMessage;
@@ -26,9 +28,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * One instance per topic ({@link #CHANGES}, {@link #SNAPSHOT_TASKS}, {@link #SNAPSHOT_ROWS}, {@link #ROWS});
  * stateless and thread-safe.
  *
- * <p>Values are versioned UTF-8 JSON envelopes {@code {"v":1,"type":"...",...}} ({@value #FORMAT_VERSION} is
- * the only version written and read); keys are {@link RecordKeys}. Rows and primary keys are carried verbatim.
- * On {@code rows} a {@link ResolvedDelete} is a tombstone: a null value under its row key.
+ * <p>Values are versioned envelopes: UTF-8 JSON {@code {"v":1,"type":"...",...}} (version
+ * {@value #FORMAT_VERSION}) for every message but the rows of {@code rows}, which are written in the binary envelope
+ * of version {@value #ROW_ENVELOPE_VERSION} (each field read by its length, so a reader never scans a row); the
+ * {@code rows} codec reads both versions of a row, and any other version is rejected. Keys are {@link RecordKeys}.
+ * Rows and primary keys are carried verbatim. On {@code rows} a {@link ResolvedDelete} is a tombstone: a null value
+ * under its row key.
  *
  * <p>Consumers poll {@code byte[]} and call {@link #decode(ConsumerRecord)}: a record that cannot be decoded
  * raises a {@link MessageFormatException} naming its topic, partition and offset, so the consumer can
@@ -39,8 +44,10 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class TopicCodec<M extends TopicMessage> {
 
-    /** The value envelope version written, and the only one read. */
+    /** The version of the JSON value envelope. */
     public static final int FORMAT_VERSION = ValueEncoder.VERSION;
+    /** The version of the binary envelope of the rows of {@code rows}. */
+    public static final int ROW_ENVELOPE_VERSION = RowEnvelope.VERSION;
 
     /** {@code changes}: change events, barriers, window markers, truncations. */
     public static final TopicCodec<ChangesMessage> CHANGES =
@@ -80,7 +87,31 @@ public final class TopicCodec<M extends TopicMessage> {
         if (message instanceof ResolvedDelete) {
             return null;
         }
+        if (role == TopicRole.ROWS && message instanceof ResolvedRow row) {
+            return RowEnvelope.encode(row);
+        }
         return ValueEncoder.encode(message);
+    }
+
+    /**
+     * The value bytes of {@code message} in envelope version {@code version}: {@link #FORMAT_VERSION}, or on
+     * {@code rows} {@link #ROW_ENVELOPE_VERSION} for a row (what {@link #encodeValue(TopicMessage)} writes); for tools
+     * writing to readers of an older version. {@code null} for a {@link ResolvedDelete}.
+     *
+     * @throws IllegalArgumentException if this codec does not write {@code message} in that version
+     */
+    public byte[] encodeValue(M message, int version) {
+        if (message instanceof ResolvedDelete) {
+            return null;
+        }
+        if (version == FORMAT_VERSION) {
+            return ValueEncoder.encode(message);
+        }
+        if (version == ROW_ENVELOPE_VERSION && role == TopicRole.ROWS && message instanceof ResolvedRow) {
+            return encodeValue(message);
+        }
+        throw new IllegalArgumentException("No envelope version " + version + " for "
+            + message.getClass().getSimpleName() + " on " + role.suffix());
     }
 
     /**
@@ -142,6 +173,9 @@ public final class TopicCodec<M extends TopicMessage> {
     public M decode(RecordPosition position, byte[] key, byte[] value) {
         if (value == null) {
             return tombstone(position, key);
+        }
+        if (role == TopicRole.ROWS && RowEnvelope.isBinary(value)) {
+            return messageType.cast(Decoding.guard(position, "", () -> RowEnvelope.decode(value)));
         }
         TopicMessage message = Decoding.guard(position, "",
             () -> ValueDecoders.decode(value, valueTypes, role.suffix()));

@@ -1,0 +1,151 @@
+package io.tributary.topics.codec.internals;
+
+import io.tributary.topics.messages.KeyValues;
+import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.ResolvedRow;
+import io.tributary.topics.messages.RowJson;
+import io.tributary.topics.messages.SnapshotPosition;
+import io.tributary.topics.messages.SourcePosition;
+import io.tributary.topics.messages.StreamPosition;
+import io.tributary.topics.messages.TableId;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * The binary value envelope of a {@link ResolvedRow} on {@code rows} (version {@value #VERSION}): the same fields as
+ * the JSON envelope, each read by its length, so a reader never scans the row's bytes. Big-endian:
+ *
+ * <pre>
+ *   u8  version (2)           u8  type (1: row)
+ *   u16 length, schema UTF-8  u16 length, table name UTF-8
+ *   u32 length, primary key (its canonical JSON array, verbatim)
+ *   u8  source kind: 1 stream, then i64 LSN and i64 seq; 2 chunk, then u16 length, chunk id UTF-8, and i32 attempt
+ *   u32 length, row (its canonical JSON object, verbatim)
+ * </pre>
+ *
+ * <p>Nothing may follow. The first byte tells it from a JSON envelope, which starts with {@code '{'}. A row whose
+ * table or chunk id has no UTF-8 form (an unpaired surrogate) is written as the JSON envelope instead, which
+ * escapes it; readers accept both. Stateless and thread-safe.
+ */
+public final class RowEnvelope {
+
+    /** The version byte of this envelope. */
+    public static final int VERSION = 2;
+
+    private static final byte TYPE_ROW = 1;
+    private static final byte SOURCE_STREAM = 1;
+    private static final byte SOURCE_CHUNK = 2;
+    private static final int MAX_SHORT_TEXT = 0xFFFF;
+
+    private RowEnvelope() {
+    }
+
+    /** Whether {@code value} starts like this envelope (rather than a JSON one). */
+    public static boolean isBinary(byte[] value) {
+        return value.length > 0 && value[0] != '{' && value[0] != ' ' && value[0] != '\t' && value[0] != '\n'
+            && value[0] != '\r';
+    }
+
+    /** The envelope of {@code row}; the JSON envelope if one of its texts has no UTF-8 form. */
+    public static byte[] encode(ResolvedRow row) {
+        Optional<byte[]> schema = utf8(row.table().schema());
+        Optional<byte[]> name = utf8(row.table().name());
+        Optional<byte[]> chunk = row.source() instanceof SnapshotPosition position ? utf8(position.chunkId())
+            : Optional.of(new byte[0]);
+        if (schema.isEmpty() || name.isEmpty() || chunk.isEmpty()) {
+            return ValueEncoder.encode(row);
+        }
+        byte[] pk = row.pk().unsafeUtf8();
+        byte[] json = row.row().unsafeUtf8();
+        int sourceSize = row.source() instanceof StreamPosition ? 16 : 2 + chunk.get().length + 4;
+        ByteBuffer out = ByteBuffer.allocate(2 + 2 + schema.get().length + 2 + name.get().length + 4 + pk.length + 1
+            + sourceSize + 4 + json.length);
+        out.put((byte) VERSION).put(TYPE_ROW);
+        shortText(out, schema.get());
+        shortText(out, name.get());
+        out.putInt(pk.length).put(pk);
+        if (row.source() instanceof StreamPosition stream) {
+            out.put(SOURCE_STREAM).putLong(stream.lsn().value()).putLong(stream.seq());
+        } else {
+            SnapshotPosition snapshot = (SnapshotPosition) row.source();
+            out.put(SOURCE_CHUNK);
+            shortText(out, chunk.get());
+            out.putInt(snapshot.attempt());
+        }
+        out.putInt(json.length).put(json);
+        return out.array();
+    }
+
+    /**
+     * The row in {@code value}, an envelope of this format.
+     *
+     * @throws MalformedInput if it is not one (another version or type, a length past the end, trailing bytes,
+     *                        texts that are not UTF-8, a field breaking a record invariant)
+     */
+    public static ResolvedRow decode(byte[] value) {
+        BinaryReader in = new BinaryReader(value);
+        int version = in.u8("version");
+        if (version != VERSION) {
+            throw new MalformedInput("unknown version " + version + " (expected " + ValueEncoder.VERSION
+                + " as JSON or " + VERSION + " as binary)");
+        }
+        int type = in.u8("type");
+        if (type != TYPE_ROW) {
+            throw new MalformedInput("unknown binary type " + type + " (expected " + TYPE_ROW + ": row)");
+        }
+        try {
+            TableId table = new TableId(in.text(in.u16("schema length"), "schema"),
+                in.text(in.u16("table name length"), "table name"));
+            KeyValues pk = KeyValues.ofUtf8(in.bytes(in.u32("pk length"), "pk"));
+            SourcePosition source = source(in);
+            RowJson row = RowJson.ofUtf8(in.bytes(in.u32("row length"), "row"));
+            in.finish();
+            return new ResolvedRow(table, pk, row, source);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedInput(e.getMessage(), e);
+        }
+    }
+
+    private static SourcePosition source(BinaryReader in) {
+        int kind = in.u8("source kind");
+        if (kind == SOURCE_STREAM) {
+            return new StreamPosition(Lsn.of(in.i64("source lsn")), in.i64("source seq"));
+        } else if (kind == SOURCE_CHUNK) {
+            String chunk = in.text(in.u16("chunk id length"), "chunk id");
+            return new SnapshotPosition(chunk, in.i32("chunk attempt"));
+        }
+        throw new MalformedInput("unknown source kind " + kind + " (expected 1: stream or 2: chunk)");
+    }
+
+    private static void shortText(ByteBuffer out, byte[] text) {
+        out.putShort((short) text.length).put(text);
+    }
+
+    /** The UTF-8 of {@code text} if it has one and fits a {@code u16} length. */
+    private static Optional<byte[]> utf8(String text) {
+        boolean surrogates = false;
+        for (int i = 0; i < text.length() && !surrogates; i++) {
+            surrogates = Character.isSurrogate(text.charAt(i));
+        }
+        byte[] bytes;
+        if (!surrogates) {
+            bytes = text.getBytes(StandardCharsets.UTF_8);
+        } else {
+            CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+            try {
+                ByteBuffer encoded = encoder.encode(CharBuffer.wrap(text));
+                bytes = new byte[encoded.remaining()];
+                encoded.get(bytes);
+            } catch (CharacterCodingException e) {
+                return Optional.empty();
+            }
+        }
+        return bytes.length > MAX_SHORT_TEXT ? Optional.empty() : Optional.of(bytes);
+    }
+}
