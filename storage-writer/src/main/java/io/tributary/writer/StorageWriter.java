@@ -11,7 +11,6 @@ import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.checkpoint.ReplayTargets;
 import io.tributary.writer.consume.ProcessSeals;
-import io.tributary.writer.consume.TableLog;
 import io.tributary.writer.consume.TableLogCheck;
 import io.tributary.writer.consume.WriterLoop;
 import io.tributary.writer.internals.StorageConnections;
@@ -253,6 +252,22 @@ public final class StorageWriter implements AutoCloseable {
             connection.setAutoCommit(false);
             TableLogCheck.verify(connection, groupId, current, consumer, partitions, tombstoneRetention,
                 Instant.now());
+        }
+    }
+
+    /**
+     * Checks, without starting a writer, whether group {@code config.groupId()}'s writers can resume on the
+     * {@code rows} log Kafka holds now (and records it as the group's log if none is recorded).
+     *
+     * @throws TableLogLostException if they cannot: the message names the topic, both ids or offsets and the recovery
+     */
+    public static void verifyTableLog(WriterConfig config) throws SQLException {
+        Map<String, Object> properties = new HashMap<>(config.kafka());
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            verifyTableLog(config, config.groupId(), consumer, partitions(consumer, config.topics().rows()));
         }
     }
 

@@ -21,11 +21,18 @@ public final class TableLogLostException extends IllegalStateException {
 
     private final long groupId;
     private final Loss loss;
+    private final TableLog current;
 
-    public TableLogLostException(long groupId, Loss loss, String message) {
+    public TableLogLostException(long groupId, Loss loss, TableLog current, String message) {
         super(message);
         this.groupId = groupId;
         this.loss = loss;
+        this.current = current;
+    }
+
+    /** The log Kafka holds now under the topic's name. */
+    public TableLog current() {
+        return current;
     }
 
     /** The sync rules group whose writers cannot resume. */

@@ -1,5 +1,6 @@
 package io.tributary.writer.consume;
 
+import io.tributary.writer.TableLog;
 import io.tributary.writer.TableLogLostException;
 import io.tributary.writer.TableLogLostException.Loss;
 import java.sql.Connection;
@@ -49,8 +50,8 @@ public final class TableLogCheck {
                               int partitions, Duration tombstoneRetention, Instant now) throws SQLException {
         TableLog recorded = recordIfFirst(connection, groupId, current);
         if (!recorded.equals(current)) {
-            throw new TableLogLostException(groupId, Loss.LOG, "Sync rules group " + groupId + " read "
-                + recorded.topic() + " as " + recorded + ", but Kafka now has " + current + " ("
+            throw new TableLogLostException(groupId, Loss.LOG, current, "Sync rules group " + groupId + " read "
+                + recorded + ", but Kafka now has " + current + " ("
                 + difference(recorded, current) + "): the table log its offsets refer to is gone (a new cluster,"
                 + " a deleted topic, a broker that lost its data). " + recovery(groupId, Loss.LOG));
         }
@@ -71,19 +72,19 @@ public final class TableLogCheck {
             long start = starts.get(partition);
             long end = ends.get(partition);
             if (next > end || (next > 0 && next < start)) {
-                throw new TableLogLostException(groupId, Loss.LOG, "Sync rules group " + groupId + " stored offset "
-                    + next + " of " + partition + " (" + current + "), which is outside the log: it holds offsets "
-                    + start + " to " + end + " (the records before it were lost or deleted). "
-                    + recovery(groupId, Loss.LOG));
+                throw new TableLogLostException(groupId, Loss.LOG, current, "Sync rules group " + groupId
+                    + " stored offset " + next + " of " + partition + " (" + current + "), which is outside the"
+                    + " log: it holds offsets " + start + " to " + end + " (records the group read or had yet to"
+                    + " read are gone). " + recovery(groupId, Loss.LOG));
             }
             Optional<Long> withinRetention = Optional.ofNullable(firstWithinRetention.get(partition))
                 .map(OffsetAndTimestamp::offset);
             boolean unreadOld = next < end && withinRetention.map(first -> next < first).orElse(true);
             if (next > 0 && unreadOld) {
-                throw new TableLogLostException(groupId, Loss.UNREAD_RECORDS, "Sync rules group " + groupId
-                    + " stopped at offset " + next + " of " + partition + " and the records from there on are older"
-                    + " than the topic's delete.retention.ms (" + tombstoneRetention + "): compaction may have"
-                    + " removed deletes the group never read, so resuming could keep deleted rows. "
+                throw new TableLogLostException(groupId, Loss.UNREAD_RECORDS, current, "Sync rules group "
+                    + groupId + " stopped at offset " + next + " of " + partition + " and the records from there on"
+                    + " are older than the topic's delete.retention.ms (" + tombstoneRetention + "): compaction may"
+                    + " have removed deletes the group never read, so resuming could keep deleted rows. "
                     + recovery(groupId, Loss.UNREAD_RECORDS));
             }
         }
@@ -102,6 +103,9 @@ public final class TableLogCheck {
     private static String difference(TableLog recorded, TableLog current) {
         if (!recorded.clusterId().equals(current.clusterId())) {
             return "cluster id " + recorded.clusterId() + " then, " + current.clusterId() + " now";
+        }
+        if (!recorded.topic().equals(current.topic())) {
+            return "topic " + recorded.topic() + " then, " + current.topic() + " now";
         }
         return "topic id " + recorded.topicId() + " then, " + current.topicId() + " now";
     }

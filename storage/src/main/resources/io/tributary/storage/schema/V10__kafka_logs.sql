@@ -9,3 +9,13 @@ CREATE TABLE tributary.group_kafka_logs (
     topic_id    text        NOT NULL,
     recorded_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- The rows logs that were rebuilt by snapshot because a group's log was lost: the recovery opens new snapshot
+-- windows for every table once per log, whichever process runs it and however often.
+CREATE TABLE tributary.kafka_log_rebuilds (
+    cluster_id text        NOT NULL,
+    topic_id   text        NOT NULL,
+    topic      text        NOT NULL,
+    rebuilt_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (cluster_id, topic_id)
+);

@@ -1,4 +1,4 @@
-package io.tributary.writer.consume;
+package io.tributary.writer;
 
 import java.util.List;
 import java.util.Objects;
