@@ -87,7 +87,8 @@ public final class Pipeline implements AutoCloseable {
     /** The topic layout of a configuration. */
     public static TopicLayout layout(TributaryConfig config) {
         return TopicLayout.of(config.kafka().partitions(), TASK_PARTITIONS_PER_PRIORITY,
-            (short) config.kafka().replicationFactor());
+            (short) config.kafka().replicationFactor())
+            .withRowsTombstoneRetention(config.kafka().rowsTombstoneRetention());
     }
 
     /**
