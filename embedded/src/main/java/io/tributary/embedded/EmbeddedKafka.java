@@ -1,5 +1,7 @@
 package io.tributary.embedded;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -34,6 +36,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         "auto.create.topics.enable", "false",
         "log.cleaner.backoff.ms", "1000");
 
+    /**
+     * In a data directory, the id of the cluster it was formatted for, written once the format succeeded: a restart
+     * on the directory starts that cluster again instead of formatting a new one.
+     */
+    static final String CLUSTER_ID_FILE = "cluster.id";
+
     private final KafkaClusterTestKit cluster;
 
     private EmbeddedKafka(KafkaClusterTestKit cluster) {
@@ -52,24 +60,33 @@ public final class EmbeddedKafka implements AutoCloseable {
     /**
      * Starts a broker.
      *
-     * @param dataDirectory where the logs live; kept on close so a restart finds its topics. Empty: a temporary
-     *     directory deleted on close.
+     * @param dataDirectory where the logs live, kept on close: a start on a directory that holds a cluster starts
+     *     that cluster again (same cluster id, topics and records), otherwise it formats a new one there. Empty: a
+     *     temporary directory deleted on close.
      * @throws EmbeddedServiceException if the broker does not start
      */
     public static EmbeddedKafka start(Optional<Path> dataDirectory) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         long started = System.nanoTime();
         try {
+            Optional<String> formatted = dataDirectory.flatMap(EmbeddedKafka::clusterIdOf);
             TestKitNodes.Builder nodes = new TestKitNodes.Builder()
                 .setCombined(true)
                 .setNumBrokerNodes(1)
                 .setNumControllerNodes(1);
+            formatted.ifPresent(nodes::setClusterId);
             dataDirectory.ifPresent(nodes::setBaseDirectory);
-            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes.build())
+            TestKitNodes built = nodes.build();
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(built)
                 .setDeleteOnClose(dataDirectory.isEmpty());
             ONE_NODE_SETTINGS.forEach(builder::setConfigProp);
             KafkaClusterTestKit cluster = builder.build();
-            cluster.format();
+            if (formatted.isEmpty()) {
+                cluster.format();
+                if (dataDirectory.isPresent()) {
+                    Files.writeString(dataDirectory.get().resolve(CLUSTER_ID_FILE), built.clusterId());
+                }
+            }
             cluster.startup();
             cluster.waitForReadyBrokers();
             LOG.info("Embedded Kafka ready at {} in {} ms", cluster.bootstrapServers(),
@@ -79,7 +96,23 @@ public final class EmbeddedKafka implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new EmbeddedServiceException("Interrupted while starting embedded Kafka", e);
         } catch (Exception e) {
-            throw new EmbeddedServiceException("Embedded Kafka did not start: " + e.getMessage(), e);
+            throw new EmbeddedServiceException("Embedded Kafka did not start" + dataDirectory.map(d -> " on its data"
+                + " directory " + d + " (delete that folder to start an empty broker there)").orElse("") + ": "
+                + e.getMessage(), e);
+        }
+    }
+
+    /** The cluster id a data directory was formatted with, if it was. */
+    private static Optional<String> clusterIdOf(Path dataDirectory) {
+        Path file = dataDirectory.resolve(CLUSTER_ID_FILE);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Files.readString(file).strip());
+        } catch (IOException e) {
+            throw new EmbeddedServiceException("Cannot read the embedded Kafka cluster id from " + file + ": "
+                + e.getMessage(), e);
         }
     }
 

@@ -2,6 +2,7 @@ package io.tributary.launcher;
 
 import io.tributary.launcher.cli.BucketsCommand;
 import io.tributary.launcher.cli.DeployCommand;
+import io.tributary.launcher.cli.RecoverCommand;
 import io.tributary.launcher.cli.ExitCodes;
 import io.tributary.launcher.cli.ResnapshotCommand;
 import io.tributary.launcher.cli.RunCommand;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
     description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
     subcommands = {RunCommand.class, DeployCommand.class, StatusCommand.class, BucketsCommand.class,
-        ResnapshotCommand.class})
+        ResnapshotCommand.class, RecoverCommand.class})
 public final class Main {
 
     private Main() {

@@ -11,19 +11,24 @@ import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.checkpoint.ReplayTargets;
 import io.tributary.writer.consume.ProcessSeals;
+import io.tributary.writer.consume.TableLogCheck;
 import io.tributary.writer.consume.WriterLoop;
 import io.tributary.writer.internals.StorageConnections;
 import io.tributary.writer.internals.WriterCounters;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.GroupProtocol;
@@ -32,6 +37,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -83,6 +90,9 @@ public final class StorageWriter implements AutoCloseable {
      * @throws io.tributary.syncrules.SyncRulesException if the rules do not parse
      * @throws IllegalStateException                     if the group does not exist or is not live, or
      *                                                   {@code rows} does not exist
+     * @throws TableLogLostException                     if the group's stored offsets do not refer to the
+     *                                                   {@code rows} log Kafka holds now, or lie outside it, or
+     *                                                   unread records are older than its tombstone retention
      * @throws SQLException                              if storage cannot be reached
      */
     public static StorageWriter start(WriterConfig config) throws SQLException {
@@ -109,6 +119,7 @@ public final class StorageWriter implements AutoCloseable {
                     new ByteArrayDeserializer(), new ByteArrayDeserializer()));
             }
             int partitions = partitions(consumers.get(0), config.topics().rows());
+            verifyTableLog(config, group.id(), consumers.get(0), partitions);
             captureReplayTargets(config, group.id(), consumers.get(0), partitions);
             List<WriterLoop> loops = new ArrayList<>();
             ProcessSeals seals = new ProcessSeals(partitions);
@@ -217,6 +228,57 @@ public final class StorageWriter implements AutoCloseable {
         }
         producer.close(Duration.ofSeconds(5));
         LOG.info("Storage writer of group {} closed: {}", config.groupId(), stats());
+    }
+
+    /**
+     * Records the cluster and topic id of {@code rows} for a group's first writer, and checks that the group's stored
+     * offsets refer to that log and can be resumed from ({@link TableLogCheck}).
+     */
+    private static void verifyTableLog(WriterConfig config, long groupId, KafkaConsumer<byte[], byte[]> consumer,
+                                       int partitions) throws SQLException {
+        String topic = config.topics().rows();
+        TableLog current;
+        Duration tombstoneRetention;
+        try (Admin admin = Admin.create(config.kafka())) {
+            current = TableLog.describe(admin, topic);
+            tombstoneRetention = tombstoneRetention(admin, topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while describing " + topic, e);
+        } catch (KafkaException e) {
+            throw new IllegalStateException("Cannot describe " + topic + " and its cluster", e);
+        }
+        try (Connection connection = config.storage().connect()) {
+            connection.setAutoCommit(false);
+            TableLogCheck.verify(connection, groupId, current, consumer, partitions, tombstoneRetention,
+                Instant.now());
+        }
+    }
+
+    /**
+     * Checks, without starting a writer, whether group {@code config.groupId()}'s writers can resume on the
+     * {@code rows} log Kafka holds now (and records it as the group's log if none is recorded).
+     *
+     * @throws TableLogLostException if they cannot: the message names the topic, both ids or offsets and the recovery
+     */
+    public static void verifyTableLog(WriterConfig config) throws SQLException {
+        Map<String, Object> properties = new HashMap<>(config.kafka());
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            verifyTableLog(config, config.groupId(), consumer, partitions(consumer, config.topics().rows()));
+        }
+    }
+
+    private static Duration tombstoneRetention(Admin admin, String topic) throws InterruptedException {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config configs = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+            return Duration.ofMillis(Long.parseLong(configs.get(TopicConfig.DELETE_RETENTION_MS_CONFIG).value()));
+        } catch (ExecutionException e) {
+            throw new KafkaException("Cannot read the configuration of " + topic, e.getCause());
+        }
     }
 
     /**

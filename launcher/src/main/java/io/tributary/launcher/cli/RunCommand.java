@@ -3,7 +3,6 @@ package io.tributary.launcher.cli;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
-import io.tributary.launcher.env.SampleDataset;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.run.Replication;
@@ -52,9 +51,6 @@ public final class RunCommand implements Callable<Integer> {
         settings.syncRules().ifPresent(RulesFile::read);
         PrintWriter out = spec.commandLine().getOut();
         try (Environment environment = Environment.start(settings, StartupWait.upTo(settings.startupWait()))) {
-            if (environment.embeddedSource()) {
-                out.println("Embedded source: loading the sample dataset (" + SampleDataset.DEFAULT.rows() + " rows)");
-            }
             return Replication.run(settings, environment, parsedRole, untilCaughtUp, out);
         }
     }

@@ -30,6 +30,12 @@ final class ConfigKeys {
             + "parallelism");
     static final ConfigKey KAFKA_REPLICATION_FACTOR = integer("kafka.replication_factor", 1, Rule.positive(),
         "replication factor of the topics Tributary creates (use 3 in production)");
+    static final ConfigKey KAFKA_ROWS_TOMBSTONE_RETENTION = integer("kafka.rows_tombstone_retention_hours", 168,
+        Rule.positive(), "delete.retention.ms of rows, in hours: how long a delete stays in the compacted table log;"
+            + " a storage writer stopped longer than this must be replaced (run detects it)");
+    static final ConfigKey EMBEDDED_DATA_DIR = optional("embedded.data_dir", Rule.ANY,
+        "folder where embedded Kafka and Postgres keep their data between runs; absent = tributary-data beside the"
+            + " config file (or in the working directory without one)");
     static final ConfigKey SYNC_RULES = optional("sync_rules", Rule.ANY,
         "path of the sync rules YAML; `run` deploys it at start when it differs from the newest group");
     static final ConfigKey WORKERS_PER_PROCESS = integer("replication.workers_per_process", 2, Rule.positive(),
@@ -55,7 +61,8 @@ final class ConfigKeys {
         "port of /metrics (Prometheus), /health/live and /health/ready; 0 = off");
 
     static final List<ConfigKey> ALL = List.of(SOURCE_URL, SOURCE_USER, SOURCE_PASSWORD, STORAGE_URL, STORAGE_USER,
-        STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR, SYNC_RULES,
+        STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR,
+        KAFKA_ROWS_TOMBSTONE_RETENTION, EMBEDDED_DATA_DIR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
         PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT);
 

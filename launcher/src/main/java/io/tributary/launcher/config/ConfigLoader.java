@@ -89,7 +89,8 @@ public final class ConfigLoader {
             new Secret(string(values, ConfigKeys.STORAGE_PASSWORD).orElseThrow())));
         KafkaSettings kafka = new KafkaSettings(string(values, ConfigKeys.KAFKA_BOOTSTRAP),
             string(values, ConfigKeys.KAFKA_TOPIC_PREFIX).orElseThrow(), integer(values, ConfigKeys.KAFKA_PARTITIONS),
-            integer(values, ConfigKeys.KAFKA_REPLICATION_FACTOR), kafkaProperties);
+            integer(values, ConfigKeys.KAFKA_REPLICATION_FACTOR),
+            Duration.ofHours(integer(values, ConfigKeys.KAFKA_ROWS_TOMBSTONE_RETENTION)), kafkaProperties);
         ReplicationSettings replication = new ReplicationSettings(
             integer(values, ConfigKeys.WORKERS_PER_PROCESS), integer(values, ConfigKeys.SNAPSHOT_CHUNK_ROWS),
             integer(values, ConfigKeys.SNAPSHOT_MAX_READS), integer(values, ConfigKeys.SOURCE_SOCKET_TIMEOUT),
@@ -97,8 +98,13 @@ public final class ConfigLoader {
             string(values, ConfigKeys.PUBLICATION_NAME).orElseThrow(), integer(values, ConfigKeys.WRITER_BATCH_ROWS));
         return new TributaryConfig(source, storage, kafka,
             string(values, ConfigKeys.SYNC_RULES).map(base::resolve).map(Path::normalize), replication,
-            Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT));
+            Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT),
+            string(values, ConfigKeys.EMBEDDED_DATA_DIR).map(base::resolve).orElse(base.resolve(DEFAULT_DATA_DIR))
+                .normalize());
     }
+
+    /** The embedded services' folder when {@code embedded.data_dir} is not set, beside the config file. */
+    static final String DEFAULT_DATA_DIR = "tributary-data";
 
     private static Optional<String> string(Map<ConfigKey, Object> values, ConfigKey key) {
         return Optional.ofNullable((String) values.get(key));

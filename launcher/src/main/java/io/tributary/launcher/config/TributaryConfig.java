@@ -14,10 +14,12 @@ import java.util.Optional;
  * @param syncRules the sync rules file, resolved against the config file's folder
  * @param startupWait how long {@code run} waits at start for a service that does not answer yet
  * @param metricsPort 0 = no HTTP endpoint
+ * @param embeddedDataDir where embedded Kafka ({@code kafka/}) and Postgres ({@code postgres/}) keep their data
+ *     between runs, absolute
  */
 public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
                               Optional<Path> syncRules, ReplicationSettings replication, Duration startupWait,
-                              int metricsPort) {
+                              int metricsPort, Path embeddedDataDir) {
 
     public TributaryConfig {
         Objects.requireNonNull(source, "source");
@@ -26,5 +28,6 @@ public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoi
         Objects.requireNonNull(syncRules, "syncRules");
         Objects.requireNonNull(replication, "replication");
         Objects.requireNonNull(startupWait, "startupWait");
+        Objects.requireNonNull(embeddedDataDir, "embeddedDataDir");
     }
 }

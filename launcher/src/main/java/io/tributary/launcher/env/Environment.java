@@ -2,14 +2,19 @@ package io.tributary.launcher.env;
 
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
+import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.Secret;
 import io.tributary.launcher.config.TributaryConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -58,13 +63,13 @@ public final class Environment implements AutoCloseable {
         List<AutoCloseable> embedded = new ArrayList<>();
         try {
             if (config.source().isEmpty() || config.storage().isEmpty()) {
-                embedded.add(EmbeddedPostgres.start());
+                embedded.add(EmbeddedPostgres.start(Optional.of(dataDirectory(config, "postgres"))));
             }
             JdbcEndpoint source = config.source().orElseGet(() -> embeddedDatabase(embeddedServer(embedded), "source"));
             JdbcEndpoint storage = config.storage()
                 .orElseGet(() -> embeddedDatabase(embeddedServer(embedded), "storage"));
             String bootstrap = config.kafka().bootstrapServers().orElseGet(() -> {
-                EmbeddedKafka kafka = EmbeddedKafka.start();
+                EmbeddedKafka kafka = EmbeddedKafka.start(Optional.of(dataDirectory(config, "kafka")));
                 embedded.add(kafka);
                 return kafka.bootstrapServers();
             });
@@ -84,6 +89,17 @@ public final class Environment implements AutoCloseable {
         } catch (RuntimeException | InterruptedException e) {
             closeAll(embedded);
             throw e;
+        }
+    }
+
+    /** The folder of one embedded service under {@code embedded.data_dir}, created if absent. */
+    private static Path dataDirectory(TributaryConfig config, String service) {
+        Path directory = config.embeddedDataDir().resolve(service);
+        try {
+            return Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new ConfigException(List.of("embedded.data_dir: cannot create " + directory + " (" + e.getMessage()
+                + "); set embedded.data_dir to a writable folder"));
         }
     }
 

@@ -34,17 +34,23 @@ public record SampleDataset(int users, int lists, int todos) {
 
     /** Creates and fills the tables (once: a source that already has them is left alone). */
     public void load(Connection source) throws SQLException {
+        if (isLoaded(source)) {
+            return;
+        }
         try (Statement statement = source.createStatement()) {
-            try (var rs = statement.executeQuery("SELECT to_regclass('public.todos') IS NOT NULL")) {
-                rs.next();
-                if (rs.getBoolean(1)) {
-                    return;
-                }
-            }
             statement.execute(resource("schema.sql")
                 .replace(":users", Integer.toString(users))
                 .replace(":lists", Integer.toString(lists))
                 .replace(":todos", Integer.toString(todos)));
+        }
+    }
+
+    /** Whether {@code source} holds the sample tables already (a run before loaded them). */
+    public static boolean isLoaded(Connection source) throws SQLException {
+        try (Statement statement = source.createStatement();
+             var rs = statement.executeQuery("SELECT to_regclass('public.todos') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
         }
     }
 

@@ -12,6 +12,8 @@ import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.StartupWait;
+import io.tributary.launcher.lifecycle.PlannerTableRebuild;
+import io.tributary.launcher.lifecycle.TableLogRecovery;
 import io.tributary.snapshot.SnapshotWorkerConfig;
 import io.tributary.snapshot.SnapshotWorkers;
 import io.tributary.stream.StreamWorker;
@@ -64,6 +66,8 @@ public final class Pipeline implements AutoCloseable {
     /** How long provisioning and each part took to start, for the start-up log line. */
     private final List<String> startTimes = Collections.synchronizedList(new ArrayList<>());
     private volatile Optional<WriterSupervisor> writers = Optional.empty();
+    /** This process's snapshot planner once created, for the storage role's recovery of a lost table log. */
+    private final AtomicReference<SnapshotPlanner> snapshotPlanner = new AtomicReference<>();
     private final Duration supervisorInterval;
 
     /** Whether one part is healthy. */
@@ -83,7 +87,8 @@ public final class Pipeline implements AutoCloseable {
     /** The topic layout of a configuration. */
     public static TopicLayout layout(TributaryConfig config) {
         return TopicLayout.of(config.kafka().partitions(), TASK_PARTITIONS_PER_PRIORITY,
-            (short) config.kafka().replicationFactor());
+            (short) config.kafka().replicationFactor())
+            .withRowsTombstoneRetention(config.kafka().rowsTombstoneRetention());
     }
 
     /**
@@ -174,6 +179,7 @@ public final class Pipeline implements AutoCloseable {
                 () -> Environment.connect(source), () -> Environment.connect(storage),
                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
             AtomicReference<String> notStarted = new AtomicReference<>();
+            snapshotPlanner.set(planner);
             add(Role.Part.PLANNER, planner, () -> Optional.ofNullable(notStarted.get())
                 .or(() -> planner.failure().map(failure -> "the snapshot planner stopped: " + failure)));
             startWhenSlotIsReady(planner, capture, notStarted);
@@ -202,9 +208,11 @@ public final class Pipeline implements AutoCloseable {
             started = timed("stream workers", started);
         }
         if (role.parts().contains(Role.Part.STORAGE_WRITERS)) {
+            Optional<TableLogRecovery.TableRebuild> rebuild = role.parts().contains(Role.Part.PLANNER)
+                ? Optional.of(new PlannerTableRebuild(snapshotPlanner::get)) : Optional.empty();
             WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, environment.storage(),
-                config.replication().storageBatchRows(), workers, registry);
-            add(Role.Part.STORAGE_WRITERS, supervisor, Optional::empty);
+                config.replication().storageBatchRows(), workers, registry, rebuild);
+            add(Role.Part.STORAGE_WRITERS, supervisor, supervisor::problem);
             supervisor.start(supervisorInterval);
             writers = Optional.of(supervisor);
             timed("storage writers", started);

@@ -136,6 +136,10 @@ public final class Replication {
             Migrations.migrate(storage);
             try (Connection source = Environment.connect(environment.source())) {
                 if (environment.embeddedSource()) {
+                    if (!SampleDataset.isLoaded(source)) {
+                        out.println("Embedded source: loading the sample dataset (" + SampleDataset.DEFAULT.rows()
+                            + " rows)");
+                    }
                     SampleDataset.DEFAULT.load(source);
                 } else if (SharedServer.shared(source, storage)) {
                     LOG.warn(SharedServer.warning(environment.source().url(), environment.storage().url()));

@@ -4,12 +4,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.lifecycle.GroupLifecycle;
+import io.tributary.launcher.lifecycle.TableLogRecovery;
 import io.tributary.postgres.SqlErrors;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.topics.TopicNames;
 import io.tributary.writer.StorageWriter;
+import io.tributary.writer.TableLogLostException;
 import io.tributary.writer.WriterConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -35,6 +38,11 @@ import org.slf4j.LoggerFactory;
  * One pass every {@code interval}, and one at once after a writer of a PROCESSING group publishes a checkpoint:
  * a group becomes ACTIVE with its first complete checkpoint (or once it caught up with the ACTIVE group), not up
  * to an interval later.
+ *
+ * <p>A group whose writers cannot resume on the {@code rows} log Kafka holds ({@link TableLogLostException}) gets no
+ * writer again from this supervisor: it keeps serving its last checkpoint while {@link TableLogRecovery} rebuilds the
+ * table log and deploys its replacement. When that needs a snapshot and this process does not run the planner, the
+ * supervisor reports it as its {@link #problem()} (the process stops, naming {@code tributary recover}).
  */
 final class WriterSupervisor implements AutoCloseable {
 
@@ -51,6 +59,11 @@ final class WriterSupervisor implements AutoCloseable {
     private final Map<Long, StorageWriter> writers = new HashMap<>();
     private final Map<Long, WriterMeters> meters = new HashMap<>();
     private final Map<Long, Integer> loops = new HashMap<>();
+    /** Groups whose writers cannot resume on the rows log Kafka holds: never restarted by this supervisor. */
+    private final Map<Long, TableLogLostException> lost = new HashMap<>();
+    private final Optional<TableLogRecovery.TableRebuild> rebuild;
+    private boolean recovered = true;
+    private volatile Optional<String> problem = Optional.empty();
     /** The PROCESSING groups as of the last pass: their checkpoints may make them ACTIVE. */
     private volatile Set<Long> processing = Set.of();
     private final AtomicBoolean passQueued = new AtomicBoolean();
@@ -60,9 +73,14 @@ final class WriterSupervisor implements AutoCloseable {
         return thread;
     });
 
+    /**
+     * @param rebuild how this process snapshots every table again when the rows log a group read is lost; empty if
+     *     it does not run the snapshot planner (such a loss then stops it, naming the recovery command)
+     */
     WriterSupervisor(Properties kafka, TopicNames topics, JdbcEndpoint storage, int batchRows, int threads,
-                     MeterRegistry registry) {
+                     MeterRegistry registry, Optional<TableLogRecovery.TableRebuild> rebuild) {
         this.registry = registry;
+        this.rebuild = rebuild;
         this.kafka = kafka;
         this.topics = topics;
         this.storage = storage;
@@ -123,10 +141,18 @@ final class WriterSupervisor implements AutoCloseable {
             return false;
         });
         for (SyncRulesGroup group : live) {
-            if (!writers.containsKey(group.id())) {
+            if (!writers.containsKey(group.id()) && !lost.containsKey(group.id())) {
                 int groupLoops = loopsFor(group, anyActive);
-                StorageWriter writer = StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
-                    group.id(), group.content(), batchRows, groupLoops));
+                StorageWriter writer;
+                try {
+                    writer = StorageWriter.start(WriterConfig.of(kafka, topics, storage.toPgEndpoint(),
+                        group.id(), group.content(), batchRows, groupLoops));
+                } catch (TableLogLostException e) {
+                    LOG.error(e.getMessage());
+                    lost.put(group.id(), e);
+                    recovered = false;
+                    continue;
+                }
                 long groupId = group.id();
                 writer.onCheckpointPublished(() -> checkpointed(groupId));
                 writers.put(group.id(), writer);
@@ -136,6 +162,32 @@ final class WriterSupervisor implements AutoCloseable {
                     group.state(), groupLoops);
             }
         }
+        recoverLost();
+    }
+
+    /**
+     * Recovers the groups found lost ({@link TableLogRecovery}) until one recovery succeeded; a recovery this
+     * process cannot make safely becomes its {@link #problem()}, a failing one is tried again on the next pass.
+     */
+    private void recoverLost() throws SQLException {
+        if (recovered || lost.isEmpty()) {
+            return;
+        }
+        try (Connection connection = Environment.connect(storage)) {
+            TableLogRecovery.recover(connection, List.copyOf(lost.values()), rebuild);
+            recovered = true;
+        } catch (TableLogRecovery.UnsafeRecoveryException e) {
+            problem = Optional.of(e.getMessage());
+        } catch (SQLException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.warn("Recovery of the lost table log not possible now (the next pass tries again): {}", e.toString());
+        }
+    }
+
+    /** Why this process must stop, if it must: a lost table log it cannot recover from by itself. */
+    Optional<String> problem() {
+        return problem;
     }
 
     /** A writer of {@code groupId} published a checkpoint: a pass now if that may change the group's state. */

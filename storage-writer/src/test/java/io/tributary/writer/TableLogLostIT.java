@@ -1,0 +1,142 @@
+package io.tributary.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.TopicLayout;
+import io.tributary.topics.provision.TopicProvisioner;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A group's stored offsets that no longer describe the {@code rows} log Kafka holds: the topic deleted and created
+ * again (as on a new cluster or a broker that lost its data), an offset past the log's end, records left unread
+ * longer than the topic keeps tombstones. A writer start says so within seconds, naming the topic and both ids or
+ * offsets, instead of waiting at offsets that do not exist.
+ */
+@RealServices
+class TableLogLostIT {
+
+    private static final Duration DETECTION = Duration.ofSeconds(10);
+
+    @Test
+    void aRecreatedRowsTopicStopsTheWriterNamingBothTopicIds(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES)) {
+            writeAndApply(h);
+            String before = topicId(h);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+                await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                    TopicProvisioner.ensure(admin, h.names, TopicLayout.of(h.partitions, 1, (short) 1));
+                    return !topicId(h).equals(before);
+                });
+            }
+            String after = topicId(h);
+            h.log.upsert("todos", "b", "{\"id\":\"b\",\"title\":\"b\",\"owner\":\"u1\",\"done\":false}");
+            h.log.barrier();
+            h.log.flush();
+
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+            assertThat(lost.getMessage()).contains(h.names.rows(), before, after, "tributary recover");
+        }
+    }
+
+    @Test
+    void aStoredOffsetPastTheEndOfTheLogStopsTheWriter(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 1, StorageWriterIT.RULES)) {
+            writeAndApply(h);
+            try (Connection c = h.db.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE tributary.partition_offsets SET next_offset = 25152 WHERE group_id = "
+                    + h.groupId);
+            }
+
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+            assertThat(lost.getMessage()).contains(h.names.rows() + "-0", "25152", "outside the log");
+        }
+    }
+
+    @Test
+    void recordsUnreadLongerThanTheTombstoneRetentionStopTheWriter(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 1, StorageWriterIT.RULES)) {
+            Duration retention = Duration.ofSeconds(2);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, h.names.rows());
+                admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(
+                    new ConfigEntry("delete.retention.ms", Long.toString(retention.toMillis())),
+                    AlterConfigOp.OpType.SET)))).all().get();
+            }
+            writeAndApply(h);
+            h.log.delete("todos", "a");
+            h.log.barrier();
+            h.log.flush();
+            long written = System.nanoTime();
+            await().atMost(Duration.ofSeconds(10))
+                .until(() -> System.nanoTime() - written > retention.plusMillis(500).toNanos());
+
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.UNREAD_RECORDS);
+            assertThat(lost.getMessage()).contains(h.names.rows() + "-0", "delete.retention.ms");
+        }
+    }
+
+    @Test
+    void aWriterResumesOnTheLogItRecorded(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES)) {
+            writeAndApply(h);
+            h.log.upsert("todos", "b", "{\"id\":\"b\",\"title\":\"b\",\"owner\":\"u1\",\"done\":false}");
+            h.log.barrier();
+            try (StorageWriter writer = h.start(100, 1)) {
+                h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+                assertThat(StorageView.reduce(h.storage.ops())).isEqualTo(h.log.expected(h.rules).buckets());
+            }
+        }
+    }
+
+    /** Writes rows and a barrier, lets a writer apply them, and stops it. */
+    private static void writeAndApply(WriterHarness h) throws Exception {
+        h.log.upsert("todos", "a", "{\"id\":\"a\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
+        h.log.upsert("lists", "l", "{\"id\":\"l\",\"title\":\"l\"}");
+        h.log.barrier();
+        try (StorageWriter writer = h.start(100, 1)) {
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+        }
+    }
+
+    /** Starts a writer and returns the failure that start or the running writer reports within {@link #DETECTION}. */
+    private static TableLogLostException failureOfAStart(WriterHarness h) {
+        Throwable[] failure = new Throwable[1];
+        StorageWriter[] started = new StorageWriter[1];
+        try {
+            started[0] = h.start(100, 1);
+            await().atMost(DETECTION).until(() -> started[0].failure().isPresent());
+            failure[0] = started[0].failure().get();
+        } catch (Exception | AssertionError e) {
+            failure[0] = e;
+        } finally {
+            Optional.ofNullable(started[0]).ifPresent(StorageWriter::close);
+        }
+        assertThat(failure[0]).as("the writer's failure within %s", DETECTION)
+            .isInstanceOf(TableLogLostException.class);
+        return (TableLogLostException) failure[0];
+    }
+
+    private static String topicId(WriterHarness h) throws Exception {
+        try (Admin admin = Admin.create(h.services.kafkaProperties())) {
+            return admin.describeTopics(List.of(h.names.rows())).allTopicNames().get().get(h.names.rows()).topicId()
+                .toString();
+        }
+    }
+}
