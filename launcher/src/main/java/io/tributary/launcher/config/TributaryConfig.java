@@ -16,10 +16,11 @@ import java.util.Optional;
  * @param metricsPort 0 = no HTTP endpoint
  * @param embeddedDataDir where embedded Kafka ({@code kafka/}) and Postgres ({@code postgres/}) keep their data
  *     between runs, absolute
+ * @param api the sync API
  */
 public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
                               Optional<Path> syncRules, ReplicationSettings replication, Duration startupWait,
-                              int metricsPort, Path embeddedDataDir) {
+                              int metricsPort, Path embeddedDataDir, ApiConfig api) {
 
     public TributaryConfig {
         Objects.requireNonNull(source, "source");
@@ -29,5 +30,6 @@ public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoi
         Objects.requireNonNull(replication, "replication");
         Objects.requireNonNull(startupWait, "startupWait");
         Objects.requireNonNull(embeddedDataDir, "embeddedDataDir");
+        Objects.requireNonNull(api, "api");
     }
 }

@@ -26,6 +26,7 @@ public final class Migrations {
         new Migration(3, "bucket_storage"),
         new Migration(4, "planning_state"),
         new Migration(8, "replay_targets"),
+        new Migration(9, "write_checkpoints"),
         new Migration(10, "kafka_logs"));
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
