@@ -3,6 +3,7 @@ package io.tributary.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.chaos.run.ChaosRun;
+import io.tributary.chaos.run.Phase;
 import io.tributary.chaos.run.RunReport;
 import io.tributary.chaos.run.RunSettings;
 import io.tributary.testing.RealServices;
@@ -12,7 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The CI profile of the chaos suite: one run with small data, writes during and after the snapshot, and a
  * {@code kill -9} of every role in both phases plus random extra faults, as separate processes. It must end with
- * zero mismatches and no crash. The seed is random unless {@code -Dchaos.seed=N}; it is in every message.
+ * zero mismatches and no crash; every fault must have hit the phase it was planned for, faults must have hit both
+ * phases, and the workload must have committed transactions while the faults of each phase ran. The seed is
+ * random unless {@code -Dchaos.seed=N}; it is in every message.
  */
 @RealServices
 class ChaosQuickIT {
@@ -24,6 +27,11 @@ class ChaosQuickIT {
             Runs::print).execute();
 
         assertThat(report.applied()).as(report.summary()).isGreaterThanOrEqualTo(9);
+        assertThat(report.offPhase()).as("faults that missed their phase; " + report.summary()).isEmpty();
+        assertThat(report.faults()).as(report.summary()).anyMatch(f -> f.applied() && f.hit() == Phase.SNAPSHOT)
+            .anyMatch(f -> f.applied() && f.hit() == Phase.STREAMING);
+        assertThat(report.writes().snapshot()).as(report.summary()).isPositive();
+        assertThat(report.writes().streaming()).as(report.summary()).isPositive();
         assertThat(report.checkpoints()).as(report.summary()).isPositive();
         assertThat(report.clean()).as(report.summary()).isTrue();
     }

@@ -5,9 +5,9 @@ import io.tributary.chaos.run.RunEnvironment;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import java.nio.file.Path;
 import java.time.LocalTime;
-import java.util.concurrent.ThreadLocalRandom;
 
 /** What the chaos tests share: the seed, fresh databases and run environments, and printing. */
 public final class Runs {
@@ -15,11 +15,9 @@ public final class Runs {
     private Runs() {
     }
 
-    /** {@code -Dchaos.seed=N}, else a random seed. */
+    /** {@code -Dchaos.seed=N}, else a random seed; printed either way. */
     public static long seed() {
-        String configured = System.getProperty("chaos.seed", "");
-        return configured.isBlank() ? ThreadLocalRandom.current().nextLong(1, 1_000_000_000L)
-            : Long.parseLong(configured.trim());
+        return Seeds.fromProperty("chaos.seed");
     }
 
     /** Fresh databases, topic prefix and slot on the shared services; logs under target/chaos/<name>-<slot>-<time>. */

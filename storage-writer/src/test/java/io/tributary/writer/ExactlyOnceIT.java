@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,7 +25,7 @@ class ExactlyOnceIT {
 
     @Test
     void aWriterKilledWithSigkillMidBatchLosesAndDuplicatesNothing(TestServices services) throws Exception {
-        long seed = System.nanoTime();
+        long seed = Seeds.fromProperty("tributary.seed");
         Random random = new Random(seed);
         try (WriterHarness h = WriterHarness.create(services, 4, RULES)) {
             Workload workload = new Workload(h.log, random);
@@ -56,7 +57,7 @@ class ExactlyOnceIT {
 
     @Test
     void rebalancesFromTwoToThreeToOneWriterLoseAndDuplicateNothing(TestServices services) throws Exception {
-        long seed = System.nanoTime();
+        long seed = Seeds.fromProperty("tributary.seed");
         Random random = new Random(seed);
         try (WriterHarness h = WriterHarness.create(services, 4, RULES)) {
             Workload workload = new Workload(h.log, random);
@@ -91,7 +92,7 @@ class ExactlyOnceIT {
 
     @Test
     void lostStorageConnectionsAreRetriedWithoutLossOrDuplication(TestServices services) throws Exception {
-        long seed = System.nanoTime();
+        long seed = Seeds.fromProperty("tributary.seed");
         Random random = new Random(seed);
         try (WriterHarness h = WriterHarness.create(services, 4, RULES);
              StorageWriter writer = h.start(50, 2)) {

@@ -8,6 +8,7 @@ import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.syncrules.ExpectedBuckets;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.codec.DeadLetters;
 import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.messages.Barrier;
@@ -48,7 +49,7 @@ class StorageWriterIT {
 
     @Test
     void bucketChecksumsEqualTheReferenceEvaluatorOverTheFinalRows(TestServices services) throws Exception {
-        long seed = System.nanoTime();
+        long seed = Seeds.fromProperty("tributary.seed");
         Random random = new Random(seed);
         try (WriterHarness h = WriterHarness.create(services, 4, RULES);
              StorageWriter writer = h.start(100, 2)) {

@@ -8,6 +8,7 @@ import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.ExpectedBucket;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.HashMap;
@@ -40,7 +41,7 @@ class TransferIT {
 
     @Test
     void everyPublishedCheckpointShowsTheSourceStateAtItsEpoch(TestServices services) throws Exception {
-        long seed = System.nanoTime();
+        long seed = Seeds.fromProperty("tributary.seed");
         Map<Long, Map<String, Long>> balancesAtEpoch = new ConcurrentHashMap<>();
         try (WriterHarness h = WriterHarness.create(services, 4, RULES);
              StorageWriter first = h.start(7, 1);

@@ -10,6 +10,7 @@ import io.tributary.stream.simulation.Simulation;
 import io.tributary.stream.simulation.StreamWorkerProcess;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.RowKey;
@@ -97,7 +98,8 @@ class MergeIT {
      */
     private static void snapshotUnderLoad(Simulation simulation, ChunkHook afterChunk) throws Exception {
         ChunkReader chunks = simulation.chunkReader("w1", CHUNK_SIZE, CHUNKS);
-        try (RandomWriters writers = RandomWriters.start(simulation.db, 2, MAX_ID, System.nanoTime())) {
+        long seed = Seeds.fromProperty("tributary.seed");
+        try (RandomWriters writers = RandomWriters.start(simulation.db, 2, MAX_ID, seed)) {
             await().atMost(Duration.ofSeconds(20)).until(() -> simulation.capture.published() > 1_000);
             chunks.openWindow();
             for (int chunk = 0; chunk < CHUNKS; chunk++) {

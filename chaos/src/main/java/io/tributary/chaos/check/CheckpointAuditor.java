@@ -23,21 +23,32 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
- * Invariants 2 and 3 during the run, from storage alone. A background thread listens for checkpoint notifications
- * (and polls, since notifications coalesce) and audits every checkpoint it sees of every group:
+ * Invariants 2 and 3 during the run, from storage alone, for every checkpoint any group publishes. {@link #start}
+ * installs the {@link CheckpointLog} (every publication recorded by the publishing transaction), and a background
+ * thread reads the log in publication order, woken by checkpoint notifications and polling:
  * <ul>
- *   <li>the accounts bucket as of the checkpoint (its ops with {@code op_id <=} the checkpoint, reduced per row)
+ *   <li>each group's checkpoints go forward ({@link CheckpointOrder}): an op id, LSN or epoch that goes back is a
+ *       {@code checkpoint-order} mismatch;</li>
+ *   <li>the accounts bucket as of each checkpoint (its ops with {@code op_id <=} the checkpoint, reduced per row;
+ *       {@code bucket_data} is append-only, so they are that checkpoint's contents however late they are read)
  *       holds every account, and their balances sum to the constant total: transfers between accounts of
  *       different partitions are visible whole or not at all;</li>
  *   <li>it records how many ops of the group have {@code op_id <=} the checkpoint; {@link #finish} counts them
  *       again, so an op committed at or below an already published checkpoint shows up as a mismatch.</li>
  * </ul>
+ * No checkpoint is skipped: one that cannot be read because storage does not answer stays in the log and is
+ * audited once storage is back (at the latest by {@link #finish}); one whose audit fails otherwise is a
+ * {@code checkpoint-audit} mismatch. Only the checkpoints of a group that was cleared (superseded by a newer
+ * deploy, its ops dropped) before they were read are not audited; {@link #dropped} counts them. Audited
+ * checkpoints are deleted from the log, so it holds only what is still to be audited.
  * {@link #start()} once, {@link #finish()} once. Thread-safe.
  */
 public final class CheckpointAuditor implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration POLL = Duration.ofMillis(500);
+    private static final Duration DRAIN = Duration.ofSeconds(90);
+    private static final int BATCH = 200;
 
     /** A checkpoint as audited: how many ops of its group were at or below it then. */
     private record Audit(long group, Checkpoint checkpoint, long opsAtOrBelow) {
@@ -50,8 +61,11 @@ public final class CheckpointAuditor implements AutoCloseable {
     private final long total;
     private final List<Audit> audits = new ArrayList<>();
     private final List<Mismatch> mismatches = new ArrayList<>();
-    private final Map<Long, Long> lastAudited = new HashMap<>();
+    private final CheckpointOrder order = new CheckpointOrder();
     private final Thread thread;
+    private long lastSequence;
+    private int taken;
+    private int dropped;
     private volatile boolean stopping;
     private volatile String failure = "";
 
@@ -71,7 +85,16 @@ public final class CheckpointAuditor implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    public void start() {
+    /**
+     * Installs the checkpoint log into storage and starts auditing. Storage must be migrated; checkpoints published
+     * before this call are not audited.
+     *
+     * @throws SQLException if storage does not answer or is not migrated
+     */
+    public void start() throws SQLException {
+        try (Connection c = storage.connect()) {
+            CheckpointLog.install(c);
+        }
         thread.start();
     }
 
@@ -80,7 +103,7 @@ public final class CheckpointAuditor implements AutoCloseable {
             try (Connection listen = storage.connect(); Connection read = storage.connect()) {
                 Checkpoints.listen(listen);
                 while (!stopping) {
-                    auditNew(read);
+                    auditLogged(read);
                     Checkpoints.awaitAdvances(listen, POLL);
                 }
             } catch (SQLException | RuntimeException e) {
@@ -90,19 +113,43 @@ public final class CheckpointAuditor implements AutoCloseable {
         }
     }
 
-    private void auditNew(Connection read) throws SQLException {
-        for (SyncRulesGroup group : SyncRulesGroups.list(read)) {
-            if (group.checkpoint().isEmpty()) {
-                continue;
+    /** Audits every logged checkpoint not audited yet, in publication order, and forgets them. */
+    private synchronized void auditLogged(Connection read) throws SQLException {
+        List<PublishedCheckpoint> batch;
+        do {
+            batch = CheckpointLog.after(read, lastSequence, BATCH);
+            for (PublishedCheckpoint published : batch) {
+                audit(read, published);
+                lastSequence = published.sequence();
             }
-            Checkpoint checkpoint = group.checkpoint().get();
-            Long previous = lastAudited.get(group.id());
-            if (previous != null && previous >= checkpoint.opId()) {
-                continue;
+            if (!batch.isEmpty()) {
+                CheckpointLog.forget(read, lastSequence);
             }
-            lastAudited.put(group.id(), checkpoint.opId());
-            audit(read, group.id(), checkpoint);
+        } while (batch.size() == BATCH);
+    }
+
+    /**
+     * Audits one checkpoint; nothing is recorded unless it is done, so a checkpoint whose reads fail with an
+     * {@link SQLException} (storage does not answer) is audited again later.
+     */
+    private void audit(Connection read, PublishedCheckpoint published) throws SQLException {
+        long group = published.group();
+        try {
+            if (cleared(read, group)) {
+                dropped++;
+            } else {
+                audit(read, group, published.checkpoint());
+            }
+        } catch (RuntimeException e) {
+            mismatches.add(Mismatch.of("checkpoint-audit", "group " + group + " checkpoint " + published,
+                "the checkpoint audited", "the audit failed: " + e));
         }
+        order.next(published).ifPresent(mismatches::add);
+        taken++;
+    }
+
+    private static boolean cleared(Connection read, long group) throws SQLException {
+        return SyncRulesGroups.list(read).stream().anyMatch(g -> g.id() == group && g.cleared());
     }
 
     private void audit(Connection read, long group, Checkpoint checkpoint) throws SQLException {
@@ -128,13 +175,11 @@ public final class CheckpointAuditor implements AutoCloseable {
             sum += balance(data);
         }
         long ops = countAtOrBelow(read, group, checkpoint.opId());
-        synchronized (this) {
-            audits.add(new Audit(group, checkpoint, ops));
-            if (rows.size() != accounts || sum != total) {
-                mismatches.add(Mismatch.of("checkpoint", "group " + group + " checkpoint " + checkpoint
-                    + " bucket " + bucket, accounts + " accounts, total " + total, rows.size() + " accounts, total "
-                    + sum));
-            }
+        audits.add(new Audit(group, checkpoint, ops));
+        if (rows.size() != accounts || sum != total) {
+            mismatches.add(Mismatch.of("checkpoint", "group " + group + " checkpoint " + checkpoint
+                + " bucket " + bucket, accounts + " accounts, total " + total, rows.size() + " accounts, total "
+                + sum));
         }
     }
 
@@ -165,10 +210,25 @@ public final class CheckpointAuditor implements AutoCloseable {
     }
 
     /**
-     * Stops auditing, then recounts the ops at or below every audited checkpoint of each group that is not
-     * cleared (a group superseded by a newer deploy is cleared after a grace period, which drops its ops).
+     * How many published checkpoints were taken from the log so far: audited ({@link #audited}), failed to audit
+     * (a mismatch) or dropped with their group ({@link #dropped}).
+     */
+    public synchronized int taken() {
+        return taken;
+    }
+
+    /** How many checkpoints were not audited because their group was cleared before they could be read. */
+    public synchronized int dropped() {
+        return dropped;
+    }
+
+    /**
+     * Stops the background thread, audits every checkpoint still in the log (waiting up to 90 s for storage to
+     * answer), then recounts the ops at or below every audited checkpoint of each group that is not cleared (a
+     * group superseded by a newer deploy is cleared after a grace period, which drops its ops).
      *
-     * @return every mismatch: wrong totals, and ops that appeared at or below a checkpoint after its publication
+     * @return every mismatch: wrong totals, checkpoints out of order, audits that failed or could not be done, and
+     *     ops that appeared at or below a checkpoint after its publication
      * @throws IllegalStateException if auditing itself kept failing (no checkpoint could be audited)
      */
     public List<Mismatch> finish() throws SQLException {
@@ -178,6 +238,7 @@ public final class CheckpointAuditor implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        drain();
         List<Audit> done;
         List<Mismatch> found;
         synchronized (this) {
@@ -209,6 +270,28 @@ public final class CheckpointAuditor implements AutoCloseable {
                 + " reading them kept failing (the last failure: " + failure + ")");
         }
         return found;
+    }
+
+    /** Audits what the log still holds; if storage does not answer within {@link #DRAIN}, that is a mismatch. */
+    private void drain() {
+        long deadline = System.nanoTime() + DRAIN.toNanos();
+        while (true) {
+            try (Connection c = storage.connect()) {
+                auditLogged(c);
+                return;
+            } catch (SQLException e) {
+                failure = e.toString();
+                if (System.nanoTime() >= deadline) {
+                    synchronized (this) {
+                        mismatches.add(Mismatch.of("checkpoint-audit", "checkpoints published after #" + lastSequence,
+                            "every published checkpoint audited", "the checkpoint log could not be read within "
+                                + DRAIN + ": " + failure));
+                    }
+                    return;
+                }
+                LockSupport.parkNanos(POLL.toNanos());
+            }
+        }
     }
 
     private static long[] allOpIds(Connection c, long group) {

@@ -92,7 +92,7 @@ public final class CombinedRun {
             f.fault().phase(), f.hit(), "[processes] " + f.outcome())));
         all.sort(Comparator.comparing(InfraFault::at));
         InfraReport run = new InfraReport(NAME, settings.seed(), outcome.took(), all, outcome.crashes(),
-            outcome.workload(), outcome.checkpoints(), outcome.mismatches(), outcome.logs());
+            outcome.workload(), outcome.writes(), outcome.checkpoints(), outcome.mismatches(), outcome.logs());
         return new CombinedReport(run, injected, processes.skipped(), byScenario);
     }
 }

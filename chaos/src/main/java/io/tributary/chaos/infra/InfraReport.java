@@ -2,6 +2,7 @@ package io.tributary.chaos.infra;
 
 import io.tributary.chaos.check.Mismatch;
 import io.tributary.chaos.harness.ProcessExit;
+import io.tributary.chaos.run.PhaseWrites;
 import io.tributary.chaos.run.RunOutcome;
 import io.tributary.chaos.workload.WorkloadStats;
 import java.time.Duration;
@@ -16,13 +17,14 @@ import java.util.List;
  * @param faults      faults injected
  * @param crashes     processes that exited on their own (restarted); each is a failure
  * @param workload    what the writers did
+ * @param writes      what they committed while the faults ran, per phase
  * @param checkpoints checkpoints audited during the run
  * @param mismatches  every mismatch of every check; a clean run has none
  * @param logs        where the processes' logs are
  */
 public record InfraReport(String scenario, long seed, Duration took, List<InfraFault> faults,
-                          List<ProcessExit> crashes, WorkloadStats workload, int checkpoints,
-                          List<Mismatch> mismatches, String logs) {
+                          List<ProcessExit> crashes, WorkloadStats workload, PhaseWrites writes,
+                          int checkpoints, List<Mismatch> mismatches, String logs) {
 
     public InfraReport {
         faults = List.copyOf(faults);
@@ -42,7 +44,7 @@ public record InfraReport(String scenario, long seed, Duration took, List<InfraF
             .append(took.toSeconds()).append(" s: ").append(faults.size()).append(" faults, ").append(crashes.size())
             .append(" crashes, ").append(checkpoints).append(" checkpoints audited, ").append(mismatches.size())
             .append(" mismatches\n");
-        out.append("  workload: ").append(workload).append('\n');
+        out.append("  workload: ").append(workload).append("; ").append(writes).append('\n');
         faults.forEach(f -> out.append("  fault ").append(f).append('\n'));
         crashes.forEach(c -> out.append("  CRASH ").append(c).append('\n'));
         out.append(RunOutcome.mismatchesAndLogs(mismatches, logs)).append("\n  repeat with -Dchaos.seed=").append(seed);

@@ -41,7 +41,8 @@ public final class InfraRun {
         try {
             RunOutcome outcome = flow.execute(faults);
             InfraReport report = new InfraReport(scenario.name(), settings.seed(), outcome.took(), faults.faults(),
-                outcome.crashes(), outcome.workload(), outcome.checkpoints(), outcome.mismatches(), outcome.logs());
+                outcome.crashes(), outcome.workload(), outcome.writes(), outcome.checkpoints(), outcome.mismatches(),
+                outcome.logs());
             log.accept(report.summary());
             return report;
         } catch (Exception e) {

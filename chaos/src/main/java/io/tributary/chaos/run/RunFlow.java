@@ -6,6 +6,7 @@ import io.tributary.chaos.check.Mismatch;
 import io.tributary.chaos.check.Quiescence;
 import io.tributary.chaos.check.RowsTopicCheck;
 import io.tributary.chaos.check.SourceTables;
+import io.tributary.chaos.check.SqlBuckets;
 import io.tributary.chaos.harness.Pipeline;
 import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.chaos.harness.ProcessRole;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -98,6 +100,7 @@ public final class RunFlow {
         CheckpointAuditor auditor = new CheckpointAuditor(environment.storage(), WorkloadSchema.ACCOUNTS_BUCKET,
             WorkloadSchema.ACCOUNTS_TABLE, schema.accounts(), schema.totalBalance());
         WorkloadStats stats;
+        PhaseWrites writes;
         CrashWatcher crashes;
         try (Pipeline pipeline = new Pipeline(faults.processSettings(direct), line -> log.accept("process " + line));
              Workload workload = new Workload(environment.source(), schema, settings.workload())) {
@@ -110,8 +113,10 @@ public final class RunFlow {
             auditor.start();
             workload.start();
             startProcesses(pipeline, ProcessRole.INGEST);
+            long faultsStarted = workload.stats().committed();
             faults.start(pipeline, crashes);
             Optional<SyncRulesGroup> active = awaitActive();
+            long activeAt = workload.stats().committed();
             if (active.isEmpty()) {
                 mismatches.add(Mismatch.of("progress", "newest group", "ACTIVE within " + settings.activeTimeout(),
                     describeNewestGroup()));
@@ -120,8 +125,9 @@ public final class RunFlow {
                 pause(settings.streaming());
             }
             faults.stop();
+            writes = PhaseWrites.between(faultsStarted, activeAt, workload.stats().committed());
             stats = workload.stop();
-            log.accept("workload stopped: " + stats);
+            log.accept("workload stopped: " + stats + "; " + writes);
             if (active.isPresent()) {
                 mismatches.addAll(check());
             }
@@ -130,7 +136,7 @@ public final class RunFlow {
         } finally {
             auditor.close();
         }
-        return new RunOutcome(Duration.ofNanos(System.nanoTime() - start), crashes.crashes(), stats,
+        return new RunOutcome(Duration.ofNanos(System.nanoTime() - start), crashes.crashes(), stats, writes,
             auditor.audited(), mismatches, logs().toString());
     }
 
@@ -186,12 +192,15 @@ public final class RunFlow {
             + position);
         List<Mismatch> mismatches = new ArrayList<>();
         Map<String, Map<String, String>> source;
+        Map<String, Set<String>> sqlBuckets;
         try (Connection c = environment.source().connect()) {
             source = SourceTables.read(c, WorkloadSchema.TABLES);
+            sqlBuckets = SqlBuckets.expected(c);
         }
         try (Connection c = environment.storage().connect()) {
-            mismatches.addAll(BucketCheck.compare(BucketCheck.expected(group.content(), source),
-                BucketCheck.served(c, group.id())));
+            Map<String, BucketCheck.Bucket> served = BucketCheck.served(c, group.id());
+            mismatches.addAll(BucketCheck.compare(BucketCheck.expected(group.content(), source), served));
+            mismatches.addAll(SqlBuckets.compare(sqlBuckets, SqlBuckets.served(served)));
         }
         Properties kafka = new Properties();
         kafka.put("bootstrap.servers", environment.kafka());

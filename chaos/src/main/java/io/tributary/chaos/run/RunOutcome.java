@@ -14,12 +14,13 @@ import java.util.stream.Collectors;
  * @param took        wall time
  * @param crashes     processes that exited on their own (restarted); each is a failure
  * @param workload    what the writers did
+ * @param writes      what they committed while the faults ran, per phase
  * @param checkpoints checkpoints audited during the run
  * @param mismatches  every mismatch of every check; a clean run has none
  * @param logs        where the processes' logs are
  */
-public record RunOutcome(Duration took, List<ProcessExit> crashes, WorkloadStats workload, int checkpoints,
-                         List<Mismatch> mismatches, String logs) {
+public record RunOutcome(Duration took, List<ProcessExit> crashes, WorkloadStats workload, PhaseWrites writes,
+                         int checkpoints, List<Mismatch> mismatches, String logs) {
 
     private static final int SHOWN_MISMATCHES = 30;
 

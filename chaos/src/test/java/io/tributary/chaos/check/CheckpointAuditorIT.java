@@ -17,8 +17,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The auditor against hand-made storage: it must fail a checkpoint that shows half a transfer, and an op written
- * at or below a checkpoint after that checkpoint was published.
+ * The auditor against hand-made storage: it must fail a checkpoint that shows half a transfer (also one superseded
+ * before anything could read it), an op written at or below a checkpoint after that checkpoint was published, a
+ * checkpoint that goes back, and a checkpoint it cannot audit.
  */
 @RealServices
 class CheckpointAuditorIT {
@@ -72,6 +73,67 @@ class CheckpointAuditorIT {
         assertThat(mismatches).extracting(Mismatch::check).containsExactly("checkpoint-final");
     }
 
+    @Test
+    void aCheckpointSupersededInItsOwnTransactionIsStillAudited(TestServices services) throws Exception {
+        Storage storage = Storage.create(services);
+        storage.put(1, 1, 100);
+        storage.put(2, 2, 100);
+        storage.put(3, 1, 70);
+        storage.put(4, 2, 130);
+        CheckpointAuditor auditor = storage.auditor();
+        auditor.start();
+
+        storage.publish(3, 4);
+        await().atMost(Duration.ofSeconds(30)).until(() -> auditor.audited() == 2);
+        List<Mismatch> mismatches = auditor.finish();
+
+        assertThat(mismatches).singleElement().satisfies(m -> {
+            assertThat(m.check()).isEqualTo("checkpoint");
+            assertThat(m.key()).contains("opId=3");
+        });
+    }
+
+    @Test
+    void aCheckpointWhoseOpIdGoesBackIsAMismatch(TestServices services) throws Exception {
+        Storage storage = Storage.create(services);
+        storage.put(1, 1, 100);
+        storage.put(2, 2, 100);
+        storage.put(3, 1, 70);
+        storage.put(4, 2, 130);
+        storage.put(5, 1, 100);
+        storage.put(6, 2, 100);
+        CheckpointAuditor auditor = storage.auditor();
+        auditor.start();
+
+        storage.publish(6);
+        storage.publish(4);
+        await().atMost(Duration.ofSeconds(30)).until(() -> auditor.audited() == 2);
+        List<Mismatch> mismatches = auditor.finish();
+
+        assertThat(mismatches).singleElement().satisfies(m -> {
+            assertThat(m.check()).isEqualTo("checkpoint-order");
+            assertThat(m.actual()).contains("opId=4");
+        });
+    }
+
+    @Test
+    void aCheckpointThatCannotBeAuditedIsAMismatchNotASkip(TestServices services) throws Exception {
+        Storage storage = Storage.create(services);
+        storage.put(1, 1, 100);
+        storage.putData(2, 2, "not a row");
+        CheckpointAuditor auditor = storage.auditor();
+        auditor.start();
+
+        storage.publish(2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> auditor.taken() == 1);
+        List<Mismatch> mismatches = auditor.finish();
+
+        assertThat(mismatches).singleElement().satisfies(m -> {
+            assertThat(m.check()).isEqualTo("checkpoint-audit");
+            assertThat(m.actual()).contains("Not a JSON row");
+        });
+    }
+
     /** A storage database with one group whose accounts bucket the test writes by hand. */
     private record Storage(PgEndpoint endpoint, long group) {
 
@@ -85,6 +147,10 @@ class CheckpointAuditorIT {
         }
 
         void put(long opId, int account, long balance) throws SQLException {
+            putData(opId, account, "{\"id\":" + account + ",\"balance\":" + balance + "}");
+        }
+
+        void putData(long opId, int account, String data) throws SQLException {
             try (Connection c = endpoint.connect(); PreparedStatement insert = c.prepareStatement(
                 "INSERT INTO tributary.bucket_data (group_id, bucket, op_id, op, source_table, row_id, checksum, data)"
                     + " VALUES (?, ?, ?, 1, 'accounts', ?, 0, ?)")) {
@@ -92,18 +158,25 @@ class CheckpointAuditorIT {
                 insert.setString(2, BUCKET);
                 insert.setLong(3, opId);
                 insert.setString(4, Integer.toString(account));
-                insert.setString(5, "{\"id\":" + account + ",\"balance\":" + balance + "}");
+                insert.setString(5, data);
                 insert.executeUpdate();
             }
         }
 
-        void publish(long opId) throws SQLException {
+        /** Publishes each of {@code opIds} in turn, in one transaction, at epochs and LSNs that go forward. */
+        void publish(long... opIds) throws SQLException {
             try (Connection c = endpoint.connect(); PreparedStatement update = c.prepareStatement(
-                "UPDATE tributary.sync_rules SET state = 'ACTIVE', checkpoint_op_id = ?, checkpoint_lsn = '0/16B3748',"
-                    + " checkpoint_epoch = 1 WHERE group_id = ?")) {
-                update.setLong(1, opId);
-                update.setLong(2, group);
-                update.executeUpdate();
+                "UPDATE tributary.sync_rules SET state = 'ACTIVE', checkpoint_op_id = ?,"
+                    + " checkpoint_lsn = pg_lsn('0/16B3748') + 100 * coalesce(checkpoint_epoch, 0),"
+                    + " checkpoint_epoch = coalesce(checkpoint_epoch, 0) + 1"
+                    + " WHERE group_id = ?")) {
+                c.setAutoCommit(false);
+                for (long opId : opIds) {
+                    update.setLong(1, opId);
+                    update.setLong(2, group);
+                    update.executeUpdate();
+                }
+                c.commit();
             }
         }
 

@@ -5,16 +5,17 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangeOp;
 import io.tributary.topics.messages.TableId;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 @RealServices
@@ -60,7 +61,7 @@ class ToastIT {
 
     private static String incompressibleText() {
         byte[] bytes = new byte[9000];
-        new SecureRandom().nextBytes(bytes);
+        new Random(Seeds.fromProperty("tributary.seed")).nextBytes(bytes);
         return Base64.getEncoder().encodeToString(bytes);
     }
 

@@ -7,8 +7,8 @@ import io.tributary.source.catalog.TableSchema;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.messages.TableId;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/design.md invariant 5: a row read by JDBC and the same row decoded from the WAL by Debezium encode to the same
  * bytes, for every supported type. Rows are generated from a seed (printed; reproduce with
- * {@code -Dparity.seed=<seed>}), inserted and then updated, captured by a real Debezium Embedded engine and read
+ * {@code -Dtributary.seed=<seed>}), inserted and then updated, captured by a real Debezium Embedded engine and read
  * back by JDBC in several session setups (text and binary transfer, non-UTC session and JVM time zones).
  */
 @RealServices
@@ -42,8 +42,7 @@ class CanonicalEncodingParityIT {
 
     @Test
     void walAndJdbcEncodeEveryInsertedAndUpdatedRowIdentically(TestServices services) throws Exception {
-        long seed = Long.getLong("parity.seed", new SecureRandom().nextLong());
-        System.out.println("CanonicalEncodingParityIT seed=" + seed + " (reproduce: -Dparity.seed=" + seed + ")");
+        long seed = Seeds.fromProperty("tributary.seed");
         Random random = new Random(seed);
         long started = System.nanoTime();
 
@@ -114,7 +113,7 @@ class CanonicalEncodingParityIT {
         System.out.printf("CanonicalEncodingParityIT seed=%d: %d rows x %d columns, %d WAL events compared with"
             + " JDBC reads in 3 session setups, %d mismatches, %.1f s%n", seed, inserted.size(),
             schema.columns().size(), compared, mismatches.size(), seconds);
-        assertThat(mismatches).as("seed %d (reproduce: -Dparity.seed=%d)", seed, seed).isEmpty();
+        assertThat(mismatches).as("seed %d (reproduce: -Dtributary.seed=%d)", seed, seed).isEmpty();
         assertThat(compared).as("seed %d", seed).isEqualTo(2 * inserted.size());
     }
 

@@ -7,8 +7,8 @@ import io.tributary.source.catalog.TableSchema;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.messages.TableId;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -104,7 +104,7 @@ class UnchangedToastIT {
         try (DebeziumCapture capture = DebeziumCapture.start(db, services.uniqueName("toast_engine"),
             "public." + name, DebeziumDecodingSettings.properties())) {
             StringBuilder digits = new StringBuilder("7");
-            Random random = new SecureRandom();
+            Random random = new Random(Seeds.fromProperty("tributary.seed"));
             for (int i = 0; i < 12000; i++) {
                 digits.append(random.nextInt(10));
             }
@@ -132,7 +132,7 @@ class UnchangedToastIT {
     }
 
     private static void insertBigRowThenUpdateSmallColumn(PostgresDatabase db, String name) throws Exception {
-        Random random = new SecureRandom();
+        Random random = new Random(Seeds.fromProperty("tributary.seed"));
         byte[] bytes = new byte[6000];
         random.nextBytes(bytes);
         String text = Base64.getEncoder().encodeToString(bytes);

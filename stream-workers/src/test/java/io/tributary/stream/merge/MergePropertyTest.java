@@ -2,6 +2,7 @@ package io.tributary.stream.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.TableReady;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Random histories (concurrent transactions, chunk reads at random points, retried chunks with zombie attempts,
  * ingest re-sends) merged in random interleavings always end with {@code rows} equal to the source. The seed is
- * printed on failure; rerun one with {@code -Dtributary.merge.seed=<seed>}.
+ * printed on failure; rerun one with {@code -Dtributary.seed=<seed>}.
  */
 class MergePropertyTest {
 
@@ -23,16 +24,16 @@ class MergePropertyTest {
 
     @Test
     void randomHistoriesConvergeInRandomInterleavings() {
-        Long fixed = Long.getLong("tributary.merge.seed");
-        long base = fixed != null ? fixed : System.nanoTime();
-        int histories = fixed != null ? 1 : HISTORIES;
+        boolean fixed = System.getProperty("tributary.seed") != null;
+        long base = Seeds.fromProperty("tributary.seed");
+        int histories = fixed ? 1 : HISTORIES;
         for (int i = 0; i < histories; i++) {
             long seed = base + i;
             try {
                 check(new RandomHistory(seed));
             } catch (AssertionError e) {
                 throw new AssertionError("Merge property failed for seed " + seed
-                    + " (rerun with -Dtributary.merge.seed=" + seed + "): " + e.getMessage(), e);
+                    + " (rerun with -Dtributary.seed=" + seed + "): " + e.getMessage(), e);
             }
         }
     }

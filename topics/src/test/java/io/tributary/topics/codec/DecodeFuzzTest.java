@@ -3,6 +3,7 @@ package io.tributary.topics.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.testing.random.Seeds;
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.TableReady;
@@ -21,7 +22,7 @@ class DecodeFuzzTest {
 
     @Test
     void mutatedRecordsDecodeOrRaiseMessageFormatException() {
-        long seed = System.nanoTime();
+        long seed = Seeds.fromProperty("tributary.seed");
         Random random = new Random(seed);
         List<Sample<?>> samples = List.of(
             new Sample<>(TopicCodec.CHANGES, Samples.INSERT),
