@@ -60,6 +60,18 @@ public final class SyncRules {
     }
 
     /**
+     * The sync priority of the buckets of definition {@code definition} (its {@code priority:} key): 0 is synced
+     * first, 3 (the default) last.
+     *
+     * @throws IllegalArgumentException if there is no such definition
+     */
+    public int priority(String definition) {
+        return rules.definitions().stream().filter(d -> d.name().equals(definition)).findFirst()
+            .map(BucketDefinition::priority)
+            .orElseThrow(() -> new IllegalArgumentException("No bucket definition " + definition));
+    }
+
+    /**
      * The source tables, among {@code sourceTables} ({@code schema.table}, exact case), that at least one data
      * query reads, in the order given: the tables to capture.
      *

@@ -25,7 +25,8 @@ public final class Migrations {
         new Migration(2, "snapshot_progress"),
         new Migration(3, "bucket_storage"),
         new Migration(4, "planning_state"),
-        new Migration(8, "replay_targets"));
+        new Migration(8, "replay_targets"),
+        new Migration(9, "write_checkpoints"));
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOCK_KEY = 0x7472_6962_7574_6172L; // "tributar"

@@ -16,13 +16,20 @@ public final class BucketDefinition {
     private final List<String> parameters;
     private final List<ParameterQuery> parameterQueries;
     private final List<DataQuery> dataQueries;
+    private final int priority;
 
     BucketDefinition(String name, List<String> parameters, List<ParameterQuery> parameterQueries,
-                     List<DataQuery> dataQueries) {
+                     List<DataQuery> dataQueries, int priority) {
         this.name = name;
         this.parameters = List.copyOf(parameters);
         this.parameterQueries = List.copyOf(parameterQueries);
         this.dataQueries = List.copyOf(dataQueries);
+        this.priority = priority;
+    }
+
+    /** The sync priority of this definition's buckets: 0 (synced first) to 3 (the default). */
+    public int priority() {
+        return priority;
     }
 
     /** The definition name. */

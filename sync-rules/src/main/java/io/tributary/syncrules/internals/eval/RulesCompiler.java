@@ -69,7 +69,8 @@ public final class RulesCompiler {
         if (problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new BucketDefinition(source.name(), parameters, parameterQueries, dataQueries));
+        return Optional.of(new BucketDefinition(source.name(), parameters, parameterQueries, dataQueries,
+            source.priority()));
     }
 
     private Optional<Query> parse(ScalarText text) {

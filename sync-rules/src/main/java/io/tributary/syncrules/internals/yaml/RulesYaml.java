@@ -37,6 +37,7 @@ public final class RulesYaml {
     private static final String BUCKET_DEFINITIONS = "bucket_definitions";
     private static final String PARAMETERS = "parameters";
     private static final String DATA = "data";
+    private static final String PRIORITY = "priority";
 
     private final SourceText source;
     private final List<Problem> problems;
@@ -121,22 +122,35 @@ public final class RulesYaml {
         }
         List<ScalarText> parameters = List.of();
         Optional<List<ScalarText>> data = Optional.empty();
+        int priority = DefinitionSource.DEFAULT_PRIORITY;
         for (NodeTuple field : entries(body, "bucket definition '" + name + "'")) {
             String key = keyOf(field);
             if (key.equals(PARAMETERS)) {
                 parameters = parameterQueries(name, field.getValueNode());
             } else if (key.equals(DATA)) {
                 data = Optional.of(dataQueries(name, field.getValueNode()));
+            } else if (key.equals(PRIORITY)) {
+                priority = priority(name, field.getValueNode());
             } else {
                 problems.add(at(field.getKeyNode(), "unknown key '" + key + "' in bucket definition '" + name
-                    + "' (expected " + PARAMETERS + " or " + DATA + ")"));
+                    + "' (expected " + PARAMETERS + ", " + DATA + " or " + PRIORITY + ")"));
             }
         }
         if (data.isEmpty()) {
             problems.add(at(entry.getKeyNode(), "bucket definition '" + name + "' has no " + DATA + " queries"));
             return Optional.empty();
         }
-        return Optional.of(new DefinitionSource(name, parameters, data.get()));
+        return Optional.of(new DefinitionSource(name, parameters, data.get(), priority));
+    }
+
+    private int priority(String name, Node node) {
+        if (node instanceof ScalarNode scalar && scalar.getTag().equals(Tag.INT)
+            && scalar.getValue().matches("[0-3]")) {
+            return Integer.parseInt(scalar.getValue());
+        }
+        problems.add(at(node, PRIORITY + " of '" + name + "' must be an integer from 0 (synced first) to 3 (the "
+            + "default)"));
+        return DefinitionSource.DEFAULT_PRIORITY;
     }
 
     private List<ScalarText> parameterQueries(String name, Node node) {

@@ -1,0 +1,82 @@
+package io.tributary.api.stream;
+
+import io.tributary.api.protocol.DataBatch;
+import io.tributary.api.protocol.OpEntry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads pages of bucket ops up to a checkpoint, for many buckets in one statement: each bucket's ops above its
+ * position in op id order (an index range scan per bucket), buckets in the order given, at most {@code pageOps}
+ * ops per page. Stateless and thread-safe; connections are not.
+ */
+final class BucketReader {
+
+    private final String table;
+    private final int pageOps;
+
+    /**
+     * @param pageOps the most ops one page holds, &gt; 0 (also the most ops of one data line)
+     */
+    BucketReader(long groupId, int pageOps) {
+        if (pageOps <= 0) {
+            throw new IllegalArgumentException("Page size must be > 0: " + pageOps);
+        }
+        this.table = BucketTables.bucketData(groupId);
+        this.pageOps = pageOps;
+    }
+
+    /** One page: a batch per bucket that had ops, in the order asked, and whether the page was cut short. */
+    record Page(List<DataBatch> batches, boolean full) {
+    }
+
+    /**
+     * The next page of ops with {@code position < op_id <= checkpoint} of {@code positions}' buckets, in their
+     * order. When the page is {@link Page#full() full}, its last bucket may have more (its batch says
+     * {@code has_more}) and the buckets after it were not read; otherwise every bucket asked is complete.
+     */
+    Page read(Connection connection, Map<String, Long> positions, long checkpoint) throws SQLException {
+        List<String> buckets = new ArrayList<>(positions.keySet());
+        List<Long> afters = new ArrayList<>(positions.values());
+        Map<String, List<OpEntry>> ops = new LinkedHashMap<>();
+        int rows = 0;
+        try (PreparedStatement select = connection.prepareStatement("SELECT r.bucket, d.op_id, d.op,"
+            + " d.source_table, d.row_id, d.checksum, d.data"
+            + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS r(bucket, after, ord)"
+            + " CROSS JOIN LATERAL (SELECT op_id, op, source_table, row_id, checksum, data FROM " + table + " d"
+            + " WHERE d.bucket = r.bucket AND d.op_id > r.after AND d.op_id <= ? ORDER BY d.op_id LIMIT ?) d"
+            + " ORDER BY r.ord, d.op_id LIMIT ?")) {
+            select.setArray(1, connection.createArrayOf("text", buckets.toArray()));
+            select.setArray(2, connection.createArrayOf("bigint", afters.toArray()));
+            select.setLong(3, checkpoint);
+            select.setInt(4, pageOps);
+            select.setInt(5, pageOps);
+            select.setFetchSize(pageOps);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    rows++;
+                    ops.computeIfAbsent(rs.getString(1), b -> new ArrayList<>()).add(new OpEntry(rs.getLong(2),
+                        OpEntry.OpType.ofStorageCode(rs.getShort(3)), rs.getString(4), rs.getString(5),
+                        rs.getLong(6), rs.getString(7)));
+                }
+            }
+        }
+        boolean full = rows >= pageOps;
+        List<DataBatch> batches = new ArrayList<>();
+        List<String> read = new ArrayList<>(ops.keySet());
+        for (int i = 0; i < read.size(); i++) {
+            String bucket = read.get(i);
+            List<OpEntry> entries = ops.get(bucket);
+            boolean last = i == read.size() - 1;
+            batches.add(new DataBatch(bucket, positions.get(bucket), entries.get(entries.size() - 1).opId(),
+                full && last, entries));
+        }
+        return new Page(batches, full);
+    }
+}

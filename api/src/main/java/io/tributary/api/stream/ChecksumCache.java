@@ -1,0 +1,109 @@
+package io.tributary.api.stream;
+
+import io.tributary.syncrules.Checksums;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The checksums and op counts of one group's buckets, shared by every stream of the process.
+ *
+ * <p>Per bucket it keeps the sum and count of the ops up to some op id. Asked for checkpoint C, it extends each
+ * entry below C by the ops in {@code (cached, C]} (one statement for every bucket asked, each an index range scan
+ * of its new ops), so a checkpoint costs the ops written since the last one, read once per process however many
+ * streams want the bucket; a bucket seen for the first time costs one pass over its ops. A request for a checkpoint
+ * older than an entry is answered from storage without touching the entry. At most {@code maxBuckets} entries are
+ * kept, least recently used evicted.
+ *
+ * <p>Thread-safe: steps are serialized, so concurrent streams at the same checkpoint share one read.
+ */
+final class ChecksumCache {
+
+    private final String table;
+    private final Map<String, Entry> entries;
+
+    /** The sum (unsigned 32-bit) and count of a bucket's ops with {@code op_id <= opId}. */
+    record Entry(long opId, long checksum, long count) {
+    }
+
+    ChecksumCache(long groupId, int maxBuckets) {
+        this.table = BucketTables.bucketData(groupId);
+        this.entries = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+                return size() > maxBuckets;
+            }
+        };
+    }
+
+    /** The state of each of {@code buckets} at checkpoint {@code opId}. */
+    synchronized Map<String, Entry> at(Connection connection, long opId, Collection<String> buckets)
+        throws SQLException {
+        Map<String, Entry> result = new HashMap<>();
+        List<String> extend = new ArrayList<>();
+        List<Long> from = new ArrayList<>();
+        List<String> older = new ArrayList<>();
+        for (String bucket : new LinkedHashSet<>(buckets)) {
+            Entry entry = entries.get(bucket);
+            if (entry == null) {
+                extend.add(bucket);
+                from.add(0L);
+            } else if (entry.opId() < opId) {
+                extend.add(bucket);
+                from.add(entry.opId());
+            } else if (entry.opId() == opId) {
+                result.put(bucket, entry);
+            } else {
+                older.add(bucket);
+            }
+        }
+        Map<String, Entry> deltas = sums(connection, extend, from, opId);
+        for (int i = 0; i < extend.size(); i++) {
+            String bucket = extend.get(i);
+            Entry base = entries.getOrDefault(bucket, new Entry(0, 0, 0));
+            Entry delta = deltas.get(bucket);
+            Entry next = new Entry(opId, Checksums.add(base.checksum(), delta.checksum()),
+                base.count() + delta.count());
+            entries.put(bucket, next);
+            result.put(bucket, next);
+        }
+        result.putAll(sums(connection, older, older.stream().map(b -> 0L).toList(), opId));
+        return result;
+    }
+
+    private Map<String, Entry> sums(Connection connection, List<String> buckets, List<Long> after, long upto)
+        throws SQLException {
+        Map<String, Entry> sums = new HashMap<>();
+        if (buckets.isEmpty()) {
+            return sums;
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT r.bucket,"
+            + " coalesce(sum(d.checksum) % 4294967296, 0)::bigint, count(d.op_id)"
+            + " FROM unnest(?::text[], ?::bigint[]) AS r(bucket, after)"
+            + " LEFT JOIN LATERAL (SELECT op_id, checksum FROM " + table + " d"
+            + " WHERE d.bucket = r.bucket AND d.op_id > r.after AND d.op_id <= ?) d ON true GROUP BY r.bucket")) {
+            Array names = connection.createArrayOf("text", buckets.toArray());
+            Array afters = connection.createArrayOf("bigint", after.toArray());
+            select.setArray(1, names);
+            select.setArray(2, afters);
+            select.setLong(3, upto);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    sums.put(rs.getString(1), new Entry(upto, rs.getLong(2), rs.getLong(3)));
+                }
+            }
+        }
+        return sums;
+    }
+}
