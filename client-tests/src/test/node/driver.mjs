@@ -34,7 +34,7 @@ const logger = {
   log(record) {
     if (record.level >= SYNC_LOG_LEVEL) {
       const error = record.error ? ` ${record.error?.stack ?? record.error}` : '';
-      process.stderr.write(`[powersync ${record.level}] ${record.message}${error}\n`);
+      process.stderr.write(`${new Date().toISOString()} [powersync ${record.level}] ${record.message}${error}\n`);
     }
   }
 };
@@ -214,6 +214,7 @@ input.on('close', () => {
 });
 
 async function handle(line) {
+  process.stderr.write(`${new Date().toISOString()} [driver] ${line.slice(0, 200)}\n`);
   let request;
   try {
     request = JSON.parse(line);

@@ -2,7 +2,11 @@ package io.tributary.client;
 
 import static org.awaitility.Awaitility.await;
 
+import com.nimbusds.jose.jwk.JWKSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.api.auth.AuthSettings;
+import io.tributary.api.http.ApiServer;
+import io.tributary.api.http.ApiSettings;
 import io.tributary.client.auth.TestTokens;
 import io.tributary.launcher.config.ConfigLoader;
 import io.tributary.launcher.config.TributaryConfig;
@@ -17,7 +21,6 @@ import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.TestServices;
-import io.tributary.testing.net.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +28,13 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A whole pipeline in this JVM with the api role, against the test's Kafka and Postgres: the sample dataset (a todo
  * app: users, lists, todos) in a fresh source, the client tests' sync rules deployed, every role running, and the
- * sync API on a free port with a development key. Starting returns once the group is ACTIVE with a checkpoint.
+ * sync API beside them (as {@code run} starts it) on a free port, verifying tokens with a development key. Starting
+ * returns once the group is ACTIVE with a checkpoint.
  */
 public final class ServingPipeline implements AutoCloseable {
 
@@ -61,16 +66,16 @@ public final class ServingPipeline implements AutoCloseable {
     private final PostgresDatabase source;
     private final PostgresDatabase storage;
     private final TestTokens tokens;
-    private final int apiPort;
+    private final ApiServer api;
     private final Environment environment;
     private final Pipeline pipeline;
 
-    private ServingPipeline(PostgresDatabase source, PostgresDatabase storage, TestTokens tokens, int apiPort,
+    private ServingPipeline(PostgresDatabase source, PostgresDatabase storage, TestTokens tokens, ApiServer api,
                             Environment environment, Pipeline pipeline) {
         this.source = source;
         this.storage = storage;
         this.tokens = tokens;
-        this.apiPort = apiPort;
+        this.api = api;
         this.environment = environment;
         this.pipeline = pipeline;
     }
@@ -83,15 +88,15 @@ public final class ServingPipeline implements AutoCloseable {
             new SampleDataset(USERS, USERS * 4, USERS * 40).load(c);
         }
         TestTokens tokens = TestTokens.newKey("client-tests", AUDIENCE);
-        int apiPort = FreePorts.pick();
-        TributaryConfig config = ConfigLoader.load(
-            Optional.of(writeConfig(dir, services, source, storage, tokens, apiPort)), Map.of());
+        TributaryConfig config = ConfigLoader.load(Optional.of(writeConfig(dir, services, source, storage)),
+            Map.of());
         try (Connection c = storage.connect()) {
             Migrations.migrate(c);
             Deployments.deploy(c, RULES);
         }
         Environment environment = Environment.start(config, StartupWait.NONE);
         Pipeline pipeline;
+        ApiServer api;
         try {
             pipeline = Pipeline.start(config, environment, Role.ALL, Files.createDirectories(dir.resolve("state")),
                 new SimpleMeterRegistry(), StartupWait.NONE);
@@ -99,7 +104,19 @@ public final class ServingPipeline implements AutoCloseable {
             environment.close();
             throw e;
         }
-        ServingPipeline serving = new ServingPipeline(source, storage, tokens, apiPort, environment, pipeline);
+        try {
+            // As `tributary run` starts the api role beside the pipeline: storage and source of the environment,
+            // tokens verified with the configured inline key.
+            AuthSettings auth = AuthSettings.of(JWKSet.parse("{\"keys\": [" + tokens.jwkJson() + "]}"),
+                Optional.empty(), Set.of(AUDIENCE));
+            api = ApiServer.start(ApiSettings.of("127.0.0.1", 0, auth), environment.storage().toPgEndpoint(),
+                environment.source().toPgEndpoint());
+        } catch (Exception | Error e) {
+            pipeline.close();
+            environment.close();
+            throw e;
+        }
+        ServingPipeline serving = new ServingPipeline(source, storage, tokens, api, environment, pipeline);
         try {
             await("the sync rules group ACTIVE with a checkpoint").atMost(START_TIMEOUT)
                 .pollInterval(Duration.ofMillis(250)).until(serving::active);
@@ -112,7 +129,7 @@ public final class ServingPipeline implements AutoCloseable {
 
     /** The API's base URL, what a client's credentials name as their endpoint. */
     public String endpoint() {
-        return "http://localhost:" + apiPort;
+        return "http://localhost:" + api.port();
     }
 
     /** The source database, where the tests change rows. */
@@ -139,9 +156,13 @@ public final class ServingPipeline implements AutoCloseable {
     @Override
     public void close() {
         try {
-            pipeline.close();
+            api.close();
         } finally {
-            environment.close();
+            try {
+                pipeline.close();
+            } finally {
+                environment.close();
+            }
         }
     }
 
@@ -157,7 +178,7 @@ public final class ServingPipeline implements AutoCloseable {
     }
 
     private static Path writeConfig(Path dir, TestServices services, PostgresDatabase source,
-                                    PostgresDatabase storage, TestTokens tokens, int apiPort) throws IOException {
+                                    PostgresDatabase storage) throws IOException {
         String slot = services.uniqueName("slot");
         return Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
             "source:",
@@ -179,13 +200,6 @@ public final class ServingPipeline implements AutoCloseable {
             "    chunk_rows: 200",
             "metrics:",
             "  port: 0",
-            "api:",
-            "  port: " + apiPort,
-            "client_auth:",
-            "  audience: [" + AUDIENCE + "]",
-            "  jwks:",
-            "    keys:",
-            "      - " + tokens.jwk(),
             ""));
     }
 }

@@ -32,9 +32,10 @@ public record TestTokens(String kid, byte[] secret, String audience) {
         return new TestTokens(kid, secret, audience);
     }
 
-    /** The key as a JWK ({@code kty: oct}, {@code alg: HS256}), one line of YAML flow style. */
-    public String jwk() {
-        return "{kty: oct, alg: HS256, kid: " + kid + ", k: '" + BASE64URL.encodeToString(secret) + "'}";
+    /** The key as a JWK ({@code kty: oct}, {@code alg: HS256}), JSON text. */
+    public String jwkJson() {
+        return JSON.createObjectNode().put("kty", "oct").put("alg", "HS256").put("kid", kid)
+            .put("k", BASE64URL.encodeToString(secret)).toString();
     }
 
     /** A token for {@code userId} issued now and valid for an hour. */

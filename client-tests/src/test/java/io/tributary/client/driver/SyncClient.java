@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Each method sends one command and waits for its reply; a reply that reports an error, a driver that exits or
  * a reply that does not come within the command's timeout throws {@link ClientException} with the driver's last
- * diagnostics. The driver's stderr goes to a log file. Not thread-safe: one test thread drives one client.
+ * diagnostics. The driver's stderr (the SDK's log from system property {@code client.log.level} on: 20 debug, 30
+ * info, the default, 40 warnings) goes to a log file. Not thread-safe: one test thread drives one client.
  */
 public final class SyncClient implements AutoCloseable {
 
@@ -67,8 +68,10 @@ public final class SyncClient implements AutoCloseable {
         NodeProject project = NodeProject.installed();
         try {
             Files.createDirectories(logDirectory);
-            Process process = new ProcessBuilder("node", project.driver().toString())
-                .directory(project.directory().toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder("node", project.driver().toString())
+                .directory(project.directory().toFile());
+            builder.environment().put("TRIBUTARY_CLIENT_LOG_LEVEL", System.getProperty("client.log.level", "30"));
+            Process process = builder.start();
             SyncClient client = new SyncClient(name, process, logDirectory.resolve(name + ".log"));
             ObjectNode open = JSON.createObjectNode();
             ObjectNode tableNode = open.putObject("tables");
