@@ -6,6 +6,7 @@ import io.tributary.launcher.cli.ExitCodes;
 import io.tributary.launcher.cli.ResnapshotCommand;
 import io.tributary.launcher.cli.RunCommand;
 import io.tributary.launcher.cli.StatusCommand;
+import io.tributary.launcher.cli.TokenCommand;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.env.ServiceUnavailableException;
 import io.tributary.launcher.lifecycle.RulesFile;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
     description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
     subcommands = {RunCommand.class, DeployCommand.class, StatusCommand.class, BucketsCommand.class,
-        ResnapshotCommand.class})
+        ResnapshotCommand.class, TokenCommand.class})
 public final class Main {
 
     private Main() {

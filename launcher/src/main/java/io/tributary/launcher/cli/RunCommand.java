@@ -28,7 +28,7 @@ public final class RunCommand implements Callable<Integer> {
     private ConfigOption config;
 
     @Option(names = "--role", paramLabel = "ROLE", defaultValue = "all",
-        description = "all (default), replication, replication:snapshot, replication:streaming, ingest or storage")
+        description = "all (default), replication, replication:snapshot, replication:streaming, ingest, storage or api")
     private String role;
 
     @Option(names = "--until-caught-up",

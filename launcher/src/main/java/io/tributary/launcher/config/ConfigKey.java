@@ -41,6 +41,15 @@ record ConfigKey(String name, ValueType type, Optional<String> defaultValue, Rul
                 "a lower-case Postgres identifier ([a-z_][a-z0-9_]*, at most 63 characters)");
         }
 
+        static Rule httpUri() {
+            return new Rule(value -> ((String) value).matches("https?://\\S+"), "an http:// or https:// URL");
+        }
+
+        static Rule jwks() {
+            return new Rule(value -> ClientAuth.parseKeys((String) value).isPresent(),
+                "a list of JWK objects (kty, kid, alg and the key's fields, e.g. k for kty oct)");
+        }
+
         static Rule topicPrefix() {
             return new Rule(value -> ((String) value).matches("[A-Za-z0-9._-]{0,100}"),
                 "letters, digits, '.', '_' and '-' (Kafka topic name characters)");

@@ -54,10 +54,29 @@ final class ConfigKeys {
     static final ConfigKey METRICS_PORT = integer("metrics.port", 9464, Rule.port(),
         "port of /metrics (Prometheus), /health/live and /health/ready; 0 = off");
 
+    static final ConfigKey API_PORT = integer("api.port", 8080, Rule.port(),
+        "port of the sync API (POST /sync/stream, GET /write-checkpoint2.json); 0 = off");
+    static final ConfigKey API_HOST = key("api.host", "0.0.0.0", Rule.ANY,
+        "interface the sync API listens on (0.0.0.0 = all)");
+    static final ConfigKey API_MAX_STREAMS = integer("api.max_streams", 1000, Rule.positive(),
+        "most concurrent sync streams per process (one thread each); more get 503 and retry");
+    static final ConfigKey API_STORAGE_CONNECTIONS = integer("api.storage_connections", 8, Rule.positive(),
+        "storage connections the sync streams of a process share");
+    static final ConfigKey CLIENT_AUTH_JWKS_URI = optional("client_auth.jwks_uri", Rule.httpUri(),
+        "URL of a JWKS document with the keys client tokens are signed with (cached; refetched for an unknown kid)");
+    static final ConfigKey CLIENT_AUTH_JWKS_KEYS = optional("client_auth.jwks.keys", Rule.jwks(),
+        "inline JWK objects (a YAML list, or JSON text in the environment); kty oct keys sign development tokens");
+    static final ConfigKey CLIENT_AUTH_AUDIENCE = key("client_auth.audience", "tributary-dev", Rule.ANY,
+        "accepted aud values of client tokens (a YAML list or comma-separated)");
+    static final ConfigKey CLIENT_AUTH_MAX_LIFETIME = integer("client_auth.max_lifetime_seconds", 86_400,
+        Rule.positive(), "longest accepted token lifetime (exp - iat), seconds");
+
     static final List<ConfigKey> ALL = List.of(SOURCE_URL, SOURCE_USER, SOURCE_PASSWORD, STORAGE_URL, STORAGE_USER,
         STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
-        PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT);
+        PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, API_PORT, API_HOST, API_MAX_STREAMS,
+        API_STORAGE_CONNECTIONS, CLIENT_AUTH_JWKS_URI, CLIENT_AUTH_JWKS_KEYS, CLIENT_AUTH_AUDIENCE,
+        CLIENT_AUTH_MAX_LIFETIME);
 
     static final Map<String, ConfigKey> BY_NAME = byName();
 

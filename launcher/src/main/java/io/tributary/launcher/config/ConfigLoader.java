@@ -1,12 +1,18 @@
 package io.tributary.launcher.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.jwk.JWKSet;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,13 +20,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * Reads the configuration: an optional YAML file (nested maps or dotted keys), then environment variables
@@ -37,7 +46,26 @@ public final class ConfigLoader {
     /** Variables read by the start script and the logging setup, not configuration. */
     private static final Set<String> PROCESS_VARIABLES = Set.of("TRIBUTARY_JAVA_OPTS", "TRIBUTARY_LOG_LEVEL");
 
+    /** Keys whose YAML value may be a list: JWK objects become JSON text, audiences a comma-separated list. */
+    private static final Set<String> LIST_KEYS = Set.of(ConfigKeys.CLIENT_AUTH_JWKS_KEYS.name(),
+        ConfigKeys.CLIENT_AUTH_AUDIENCE.name());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private ConfigLoader() {
+    }
+
+    private static String listValue(String name, SequenceNode sequence) {
+        StringWriter text = new StringWriter();
+        new Yaml().serialize(sequence, text);
+        Object items = new Yaml(new SafeConstructor(new LoaderOptions())).load(text.toString());
+        if (name.equals(ConfigKeys.CLIENT_AUTH_AUDIENCE.name())) {
+            return String.join(",", ((List<?>) items).stream().map(String::valueOf).toList());
+        }
+        try {
+            return JSON.writeValueAsString(items);
+        } catch (JsonProcessingException e) {
+            return "";
+        }
     }
 
     /** A raw value and where it was set, for messages. */
@@ -97,7 +125,18 @@ public final class ConfigLoader {
             string(values, ConfigKeys.PUBLICATION_NAME).orElseThrow(), integer(values, ConfigKeys.WRITER_BATCH_ROWS));
         return new TributaryConfig(source, storage, kafka,
             string(values, ConfigKeys.SYNC_RULES).map(base::resolve).map(Path::normalize), replication,
-            Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT));
+            Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT),
+            api(values));
+    }
+
+    private static ApiConfig api(Map<ConfigKey, Object> values) {
+        ClientAuth auth = new ClientAuth(string(values, ConfigKeys.CLIENT_AUTH_JWKS_URI).map(URI::create),
+            string(values, ConfigKeys.CLIENT_AUTH_JWKS_KEYS).flatMap(ClientAuth::parseKeys).orElse(new JWKSet()),
+            Arrays.stream(string(values, ConfigKeys.CLIENT_AUTH_AUDIENCE).orElseThrow().split(","))
+                .map(String::strip).filter(a -> !a.isEmpty()).collect(Collectors.toSet()),
+            Duration.ofSeconds(integer(values, ConfigKeys.CLIENT_AUTH_MAX_LIFETIME)));
+        return new ApiConfig(integer(values, ConfigKeys.API_PORT), string(values, ConfigKeys.API_HOST).orElseThrow(),
+            integer(values, ConfigKeys.API_MAX_STREAMS), integer(values, ConfigKeys.API_STORAGE_CONNECTIONS), auth);
     }
 
     private static Optional<String> string(Map<ConfigKey, Object> values, ConfigKey key) {
@@ -144,6 +183,8 @@ public final class ConfigLoader {
             Node value = tuple.getValueNode();
             if (value instanceof MappingNode) {
                 flatten(path, name + ".", (MappingNode) value, settings, kafkaProperties, problems);
+            } else if (value instanceof SequenceNode sequence && LIST_KEYS.contains(name)) {
+                settings.put(name, new Setting(listValue(name, sequence), where));
             } else if (!(value instanceof ScalarNode)) {
                 problems.add(name + " (" + where + "): expected a single value, not a list");
             } else if (name.startsWith(ConfigKeys.KAFKA_PROPERTIES_PREFIX)) {

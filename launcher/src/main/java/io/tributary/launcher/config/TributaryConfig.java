@@ -14,10 +14,11 @@ import java.util.Optional;
  * @param syncRules the sync rules file, resolved against the config file's folder
  * @param startupWait how long {@code run} waits at start for a service that does not answer yet
  * @param metricsPort 0 = no HTTP endpoint
+ * @param api the sync API
  */
 public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
                               Optional<Path> syncRules, ReplicationSettings replication, Duration startupWait,
-                              int metricsPort) {
+                              int metricsPort, ApiConfig api) {
 
     public TributaryConfig {
         Objects.requireNonNull(source, "source");
@@ -26,5 +27,6 @@ public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoi
         Objects.requireNonNull(syncRules, "syncRules");
         Objects.requireNonNull(replication, "replication");
         Objects.requireNonNull(startupWait, "startupWait");
+        Objects.requireNonNull(api, "api");
     }
 }

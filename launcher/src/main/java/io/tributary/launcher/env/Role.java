@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * others let each stage scale on its own.
  */
 public enum Role {
-    /** Everything: ingest, planner, snapshot workers, stream workers, storage writers. */
+    /** Everything: ingest, planner, snapshot workers, stream workers, storage writers, the sync API. */
     ALL("all"),
     /** Capture and merge: ingest, planner, snapshot workers and stream workers (no storage writers). */
     REPLICATION("replication"),
@@ -21,10 +21,12 @@ public enum Role {
     /** WAL capture and the snapshot planner (one active instance; others stand by). */
     INGEST("ingest"),
     /** Storage writers of every live sync rules group, and the group lifecycle. */
-    STORAGE("storage");
+    STORAGE("storage"),
+    /** The sync API: serves the sync protocol to clients from storage (stateless; any number of processes). */
+    API("api");
 
     /** The parts a role can be made of. */
-    public enum Part { INGEST, PLANNER, SNAPSHOT_WORKERS, STREAM_WORKERS, STORAGE_WRITERS }
+    public enum Part { INGEST, PLANNER, SNAPSHOT_WORKERS, STREAM_WORKERS, STORAGE_WRITERS, API }
 
     private final String cliName;
 
@@ -52,6 +54,8 @@ public enum Role {
                 return EnumSet.of(Part.INGEST, Part.PLANNER);
             case STORAGE:
                 return EnumSet.of(Part.STORAGE_WRITERS);
+            case API:
+                return EnumSet.of(Part.API);
             default:
                 throw new AssertionError(this);
         }

@@ -2,6 +2,7 @@ package io.tributary.launcher.run;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tributary.api.http.ApiServer;
 import io.tributary.launcher.cli.ExitCodes;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
@@ -80,7 +81,8 @@ public final class Replication {
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
              WalPositionProbe source = new WalPositionProbe(environment.source());
-             MetricsServer metrics = metrics(config, registry, pipeline)) {
+             MetricsServer metrics = metrics(config, registry, pipeline);
+             ApiServer api = SyncApi.start(config.api(), environment, role, out)) {
             progress.start(PROGRESS_INTERVAL);
             lag.start(LAG_INTERVAL);
             ReplicationLag behind = new ReplicationLag(LAG_RETENTION);

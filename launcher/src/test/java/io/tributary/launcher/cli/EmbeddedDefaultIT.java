@@ -20,7 +20,7 @@ class EmbeddedDefaultIT {
 
     @Test
     void theEmbeddedDefaultCatchesUpAndSummarizes() throws Exception {
-        Path config = Files.writeString(dir.resolve("tributary.yaml"), "metrics:\n  port: 0\n");
+        Path config = Files.writeString(dir.resolve("tributary.yaml"), "metrics:\n  port: 0\napi:\n  port: 0\n");
 
         CommandLineHarness result = CommandLineHarness.run("run", "--config", config.toString(), "--until-caught-up");
 

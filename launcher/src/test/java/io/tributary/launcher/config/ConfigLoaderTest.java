@@ -104,6 +104,37 @@ class ConfigLoaderTest {
             .hasMessageContaining("--config");
     }
 
+    @Test
+    void clientAuthReadsInlineKeysAndAudiencesFromYamlLists() throws IOException {
+        Path file = write("api:\n  port: 9999\nclient_auth:\n  audience: [app, admin]\n  jwks:\n    keys:\n"
+            + "      - kty: oct\n        alg: HS256\n        kid: dev\n"
+            + "        k: c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA\n");
+
+        TributaryConfig config = ConfigLoader.load(Optional.of(file), Map.of());
+
+        assertThat(config.api().port()).isEqualTo(9999);
+        assertThat(config.api().auth().audience()).containsExactlyInAnyOrder("app", "admin");
+        assertThat(config.api().auth().keys().getKeyByKeyId("dev")).isNotNull();
+        assertThat(config.api().auth().hasKeys()).isTrue();
+    }
+
+    @Test
+    void inlineKeysThatAreNotJwksAreRejectedNamingTheKey() throws IOException {
+        Path file = write("client_auth:\n  jwks:\n    keys:\n      - kty: nonsense\n");
+
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.of(file), Map.of())).isInstanceOf(ConfigException.class)
+            .hasMessageContaining("client_auth.jwks.keys").hasMessageContaining("JWK objects");
+    }
+
+    @Test
+    void theApiDefaultsToPort8080WithoutKeys() {
+        TributaryConfig config = ConfigLoader.load(Optional.empty(), Map.of());
+
+        assertThat(config.api().port()).isEqualTo(8080);
+        assertThat(config.api().auth().hasKeys()).isFalse();
+        assertThat(config.api().auth().maxLifetime().toSeconds()).isEqualTo(86_400);
+    }
+
     private Path write(String yaml) throws IOException {
         Path file = dir.resolve("config.yaml");
         Files.writeString(file, yaml);
