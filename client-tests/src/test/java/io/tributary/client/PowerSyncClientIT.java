@@ -14,8 +14,11 @@ import io.tributary.client.expect.ClientBuckets;
 import io.tributary.client.expect.RulesOverSource;
 import io.tributary.client.expect.SyncedRow;
 import io.tributary.client.proxy.SyncProxy;
+import io.tributary.launcher.Main;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -91,6 +94,21 @@ class PowerSyncClientIT {
             assertThat(stream.status()).isEqualTo(200);
             assertThat(stream.request().path("raw_data").asBoolean()).isTrue();
         });
+    }
+
+    @Test
+    void aDevelopmentTokenOfTheTokenCommandSyncs() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out, true), new PrintWriter(err, true), "token", "--config",
+            pipeline.configFile().toString(), "--user", user(12));
+        assertThat(code).as(err.toString()).isZero();
+
+        SyncClient client = client("token-command", 12);
+        client.connect(proxy().endpoint(), List.of(out.toString().trim()), null);
+
+        client.awaitFirstSync(SYNC_TIMEOUT);
+        assertThat(ClientBuckets.of(client)).isEqualTo(expected(12));
     }
 
     @Test

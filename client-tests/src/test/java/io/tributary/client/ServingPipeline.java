@@ -2,11 +2,12 @@ package io.tributary.client;
 
 import static org.awaitility.Awaitility.await;
 
-import com.nimbusds.jose.jwk.JWKSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.api.auth.AuthSettings;
 import io.tributary.api.http.ApiServer;
 import io.tributary.api.http.ApiSettings;
+import io.tributary.api.stream.StreamSettings;
+import io.tributary.launcher.config.ApiConfig;
 import io.tributary.client.auth.TestTokens;
 import io.tributary.launcher.config.ConfigLoader;
 import io.tributary.launcher.config.TributaryConfig;
@@ -28,7 +29,6 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A whole pipeline in this JVM with the api role, against the test's Kafka and Postgres: the sample dataset (a todo
@@ -66,15 +66,17 @@ public final class ServingPipeline implements AutoCloseable {
     private final PostgresDatabase source;
     private final PostgresDatabase storage;
     private final TestTokens tokens;
+    private final Path configFile;
     private final ApiServer api;
     private final Environment environment;
     private final Pipeline pipeline;
 
-    private ServingPipeline(PostgresDatabase source, PostgresDatabase storage, TestTokens tokens, ApiServer api,
-                            Environment environment, Pipeline pipeline) {
+    private ServingPipeline(PostgresDatabase source, PostgresDatabase storage, TestTokens tokens, Path configFile,
+                            ApiServer api, Environment environment, Pipeline pipeline) {
         this.source = source;
         this.storage = storage;
         this.tokens = tokens;
+        this.configFile = configFile;
         this.api = api;
         this.environment = environment;
         this.pipeline = pipeline;
@@ -88,8 +90,8 @@ public final class ServingPipeline implements AutoCloseable {
             new SampleDataset(USERS, USERS * 4, USERS * 40).load(c);
         }
         TestTokens tokens = TestTokens.newKey("client-tests", AUDIENCE);
-        TributaryConfig config = ConfigLoader.load(Optional.of(writeConfig(dir, services, source, storage)),
-            Map.of());
+        Path configFile = writeConfig(dir, services, source, storage, tokens);
+        TributaryConfig config = ConfigLoader.load(Optional.of(configFile), Map.of());
         try (Connection c = storage.connect()) {
             Migrations.migrate(c);
             Deployments.deploy(c, RULES);
@@ -105,18 +107,21 @@ public final class ServingPipeline implements AutoCloseable {
             throw e;
         }
         try {
-            // As `tributary run` starts the api role beside the pipeline: storage and source of the environment,
-            // tokens verified with the configured inline key.
-            AuthSettings auth = AuthSettings.of(JWKSet.parse("{\"keys\": [" + tokens.jwkJson() + "]}"),
-                Optional.empty(), Set.of(AUDIENCE));
-            api = ApiServer.start(ApiSettings.of("127.0.0.1", 0, auth), environment.storage().toPgEndpoint(),
+            // As `tributary run` starts the api role beside the pipeline: api.* and client_auth.* of the
+            // configuration, storage and source of the environment; on a free port of the loopback interface.
+            ApiConfig settings = config.api();
+            AuthSettings auth = new AuthSettings(settings.auth().keys(), settings.auth().jwksUri(),
+                settings.auth().audience(), settings.auth().maxLifetime(), AuthSettings.DEFAULT_CLOCK_SKEW);
+            api = ApiServer.start(new ApiSettings(settings.host(), 0, settings.maxStreams(),
+                settings.storageConnections(), auth, StreamSettings.defaults()), environment.storage().toPgEndpoint(),
                 environment.source().toPgEndpoint());
         } catch (Exception | Error e) {
             pipeline.close();
             environment.close();
             throw e;
         }
-        ServingPipeline serving = new ServingPipeline(source, storage, tokens, api, environment, pipeline);
+        ServingPipeline serving = new ServingPipeline(source, storage, tokens, configFile, api, environment,
+            pipeline);
         try {
             await("the sync rules group ACTIVE with a checkpoint").atMost(START_TIMEOUT)
                 .pollInterval(Duration.ofMillis(250)).until(serving::active);
@@ -135,6 +140,11 @@ public final class ServingPipeline implements AutoCloseable {
     /** The source database, where the tests change rows. */
     public PostgresDatabase source() {
         return source;
+    }
+
+    /** The configuration file the pipeline and the API run with ({@code tributary token --config} reads it). */
+    public Path configFile() {
+        return configFile;
     }
 
     /** The key the API verifies tokens with. */
@@ -178,7 +188,7 @@ public final class ServingPipeline implements AutoCloseable {
     }
 
     private static Path writeConfig(Path dir, TestServices services, PostgresDatabase source,
-                                    PostgresDatabase storage) throws IOException {
+                                    PostgresDatabase storage, TestTokens tokens) throws IOException {
         String slot = services.uniqueName("slot");
         return Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
             "source:",
@@ -200,6 +210,13 @@ public final class ServingPipeline implements AutoCloseable {
             "    chunk_rows: 200",
             "metrics:",
             "  port: 0",
+            "api:",
+            "  host: 127.0.0.1",
+            "client_auth:",
+            "  audience: [" + AUDIENCE + "]",
+            "  jwks:",
+            "    keys:",
+            "      - " + tokens.jwkJson(),
             ""));
     }
 }
