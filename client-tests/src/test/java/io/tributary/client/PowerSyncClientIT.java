@@ -153,19 +153,22 @@ class PowerSyncClientIT {
         SyncClient client = connected("resume", 5, proxy);
         long todo = todosOf(5).get(0);
         client.disconnect();
+        int before = proxy.streams().size();
 
         pipeline.source().execute("UPDATE todos SET description = 'changed offline' WHERE id = " + todo);
         client.connect(proxy.endpoint(), List.of(pipeline.tokens().token(user(5))), null);
 
         awaitConverged(client, 5);
-        assertThat(proxy.streams()).hasSizeGreaterThanOrEqualTo(2);
-        SyncProxy.Stream resumed = proxy.streams().get(proxy.streams().size() - 1);
+        assertThat(proxy.streams()).hasSizeGreaterThan(before);
+        SyncProxy.Stream resumed = proxy.streams().get(before);
         assertThat(resumed.request().path("buckets")).as("the buckets the client resumes")
             .extracting(b -> b.path("name").asText())
             .containsExactlyInAnyOrder("directory[]", bucket("user_lists", 5), bucket("user_todos", 5));
         assertThat(resumed.request().path("buckets")).allSatisfy(b ->
             assertThat(Long.parseLong(b.path("after").asText())).as("resumed after " + b).isPositive());
-        assertThat(ops(resumed)).as("ops downloaded again after the reconnect")
+        assertThat(proxy.streams().subList(before, proxy.streams().size()).stream()
+            .flatMap(stream -> ops(stream).stream()))
+            .as("ops downloaded again after the reconnect")
             .extracting(op -> op.path("object_id").asText()).containsOnly(Long.toString(todo));
     }
 
@@ -207,6 +210,29 @@ class PowerSyncClientIT {
         assertThat(proxy.streams()).extracting(SyncProxy.Stream::status).startsWith(401, 401).contains(200);
         ClientStatus status = client.status();
         assertThat(status.credentialsFetched()).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void aTokenAboutToExpireIsReplacedWhileTheClientStaysInSync() throws Exception {
+        SyncProxy proxy = proxy();
+        Duration lifetime = Duration.ofSeconds(15);
+        SyncClient client = client("token-refresh", 13);
+        client.connect(proxy.endpoint(), List.of(pipeline.tokens().token(user(13), lifetime),
+            pipeline.tokens().token(user(13))), null);
+        client.awaitFirstSync(SYNC_TIMEOUT);
+        long expired = System.nanoTime() + lifetime.plusSeconds(1).toNanos();
+
+        await("the short token expired").atMost(lifetime.plusSeconds(5)).until(() -> System.nanoTime() > expired);
+        long todo = todosOf(13).get(0);
+        pipeline.source().execute("UPDATE todos SET description = 'after the first token' WHERE id = " + todo);
+
+        awaitConverged(client, 13);
+        assertThat(proxy.streams().get(0).linesWith("token_expires_in")).as("the first stream's token lifetime")
+            .isNotEmpty().allSatisfy(line -> assertThat(line.path("token_expires_in").asLong())
+                .isLessThanOrEqualTo(lifetime.toSeconds()));
+        assertThat(proxy.streams()).as("streams: the short token's, then the new token's").hasSizeGreaterThan(1)
+            .allSatisfy(stream -> assertThat(stream.status()).isEqualTo(200));
+        assertThat(client.status().credentialsFetched()).isGreaterThanOrEqualTo(2);
     }
 
     @Test

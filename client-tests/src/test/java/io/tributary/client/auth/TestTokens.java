@@ -40,8 +40,13 @@ public record TestTokens(String kid, byte[] secret, String audience) {
 
     /** A token for {@code userId} issued now and valid for an hour. */
     public String token(String userId) {
+        return token(userId, Duration.ofHours(1));
+    }
+
+    /** A token for {@code userId} issued now and valid for {@code lifetime} (whole seconds). */
+    public String token(String userId, Duration lifetime) {
         Instant now = Instant.now();
-        return token(userId, now, now.plus(Duration.ofHours(1)));
+        return token(userId, now, now.plus(lifetime));
     }
 
     /** A token for {@code userId} that expired a while ago (issued two hours ago, valid for an hour). */
