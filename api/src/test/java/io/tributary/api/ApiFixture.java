@@ -92,7 +92,11 @@ final class ApiFixture implements AutoCloseable {
     }
 
     String token(String user) {
-        return DevelopmentTokens.mint(key, AUDIENCE, user, Duration.ofHours(1), Instant.now());
+        return token(user, Duration.ofHours(1));
+    }
+
+    String token(String user, Duration lifetime) {
+        return DevelopmentTokens.mint(key, AUDIENCE, user, lifetime, Instant.now());
     }
 
     /** Ends the epoch and waits until the group's checkpoint covers it; returns the checkpoint. */

@@ -29,6 +29,7 @@ final class SyncClient implements AutoCloseable {
     private final BlockingQueue<JsonNode> lines = new LinkedBlockingQueue<>();
     private final Thread reader;
     private volatile boolean ended;
+    private volatile Exception failure;
 
     private SyncClient(HttpResponse<InputStream> response) {
         this.status = response.statusCode();
@@ -54,8 +55,8 @@ final class SyncClient implements AutoCloseable {
             while ((line = in.readLine()) != null) {
                 lines.add(JSON.readTree(line));
             }
-        } catch (Exception ignored) {
-            // the stream ended
+        } catch (Exception e) {
+            failure = e;
         } finally {
             ended = true;
         }
@@ -65,7 +66,8 @@ final class SyncClient implements AutoCloseable {
     JsonNode next(Duration timeout) throws InterruptedException {
         JsonNode line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (line == null) {
-            throw new AssertionError("No line within " + timeout + (ended ? " (the stream ended)" : ""));
+            throw new AssertionError("No line within " + timeout
+                + (ended ? " (the stream ended, HTTP " + status + ", " + failure + ")" : ""));
         }
         return line;
     }

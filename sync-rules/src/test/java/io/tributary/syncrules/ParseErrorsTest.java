@@ -63,12 +63,12 @@ class ParseErrorsTest {
         Problem problem = single(
             "bucket_definitions:",
             "  global:",
-            "    priority: 1",
+            "    accept_potentially_dangerous_queries: true",
             "    data: [SELECT * FROM t]");
 
         assertThat(problem.line()).isEqualTo(3);
         assertThat(problem.column()).isEqualTo(5);
-        assertThat(problem.message()).contains("unknown key 'priority'");
+        assertThat(problem.message()).contains("unknown key 'accept_potentially_dangerous_queries'");
     }
 
     @Test

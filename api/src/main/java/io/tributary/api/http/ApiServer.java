@@ -26,6 +26,8 @@ public final class ApiServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
     private static final int SPARE_THREADS = 32;
+    /** A connection without traffic for this long is closed; streams write at least every keepalive interval. */
+    private static final Duration MIN_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     private final Server server;
     private final ServerConnector connector;
@@ -49,7 +51,8 @@ public final class ApiServer implements AutoCloseable {
         this.connector = new ServerConnector(server);
         connector.setHost(settings.host());
         connector.setPort(settings.port());
-        connector.setIdleTimeout(settings.stream().keepaliveInterval().multipliedBy(3).toMillis());
+        connector.setIdleTimeout(Math.max(MIN_IDLE_TIMEOUT.toMillis(),
+            settings.stream().keepaliveInterval().multipliedBy(3).toMillis()));
         server.addConnector(connector);
         server.setHandler(new Routes(stream, new WriteCheckpointRoute(verifier, source, pool)));
         server.setStopTimeout(2_000);
