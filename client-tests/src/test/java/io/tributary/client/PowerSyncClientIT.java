@@ -318,6 +318,50 @@ class PowerSyncClientIT {
             .as("write checkpoints the stream delivered").contains(id);
     }
 
+    @Test
+    void updatesAndDeletesUploadThroughTheBackendAndSyncBack() throws Exception {
+        UploadBackend backend = UploadBackend.start(pipeline.source(), Set.of("lists", "todos"));
+        opened.add(backend);
+        SyncProxy proxy = proxy();
+        SyncClient client = client("upload-changes", 15);
+        client.connect(proxy.endpoint(), List.of(pipeline.tokens().token(user(15))), backend.uploadUrl());
+        client.awaitFirstSync(SYNC_TIMEOUT);
+        List<Long> todos = todosOf(15);
+        String renamed = todos.get(0).toString();
+        String deleted = todos.get(1).toString();
+
+        client.execute("UPDATE todos SET description = ? WHERE id = ?", "renamed on the client", renamed);
+        client.execute("DELETE FROM todos WHERE id = ?", deleted);
+
+        await("both writes in the source").atMost(SYNC_TIMEOUT).pollInterval(Duration.ofMillis(250))
+            .until(() -> backend.committedTransactions() == 2);
+        awaitConverged(client, 15);
+        assertThat(bucketRow(client, bucket("user_todos", 15), renamed)).as("the renamed todo, as synced")
+            .hasValueSatisfying(row -> assertThat(SyncProxy.parse(row.path("data").asText())
+                .path("description").asText()).isEqualTo("renamed on the client"));
+        assertThat(bucketRow(client, bucket("user_todos", 15), deleted)).as("the deleted todo").isEmpty();
+        assertThat(client.query("SELECT id FROM ps_crud")).as("pending uploads").isEmpty();
+    }
+
+    @Test
+    void aBucketOfManyPagesSyncsWhole() throws Exception {
+        long list = ServingPipeline.firstListOf(14);
+        pipeline.source().execute("INSERT INTO todos SELECT 1000000 + t, " + list + ", '" + user(14)
+            + "', 'todo ' || t, t % 2 = 0, t % 4, now() FROM generate_series(1, 2500) AS t");
+        SyncProxy proxy = proxy();
+
+        SyncClient client = connected("pages", 14, proxy);
+
+        String todos = bucket("user_todos", 14);
+        assertThat(expected(14).get(todos)).hasSizeGreaterThan(2500);
+        assertThat(proxy.streams().stream().flatMap(stream -> stream.linesWith("data").stream())
+            .map(line -> line.path("data")).filter(data -> data.path("bucket").asText().equals(todos)))
+            .as("data lines of " + todos).hasSizeGreaterThan(1)
+            .anySatisfy(data -> assertThat(data.path("has_more").asBoolean()).isTrue());
+        assertThat(client.query("SELECT count(*) AS n FROM todos").get(0).path("n").asInt())
+            .isEqualTo(expected(14).get(todos).size());
+    }
+
     private static Optional<JsonNode> bucketRow(SyncClient client, String bucket, String id) {
         return client.query("SELECT o.data AS data FROM ps_oplog o JOIN ps_buckets b ON b.id = o.bucket"
             + " WHERE b.name = ? AND o.row_id = ?", bucket, id).stream().findFirst();
