@@ -40,6 +40,7 @@ public final class CheckpointWatcher implements AutoCloseable {
     private final Thread thread;
     private final Map<String, WriteCheckpoint> writeCheckpoints = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    private long unparsableGroup = -1;
     private ServedCheckpoint current;
     private long version;
 
@@ -158,11 +159,15 @@ public final class CheckpointWatcher implements AutoCloseable {
     }
 
     private ServedGroup newGroup(SyncRulesGroup group) {
+        if (group.id() == unparsableGroup) {
+            return null;
+        }
         try {
             ServedGroup served = new ServedGroup(group.id(), SyncRules.parse(group.content()), settings);
             LOG.info("Serving sync rules group {}", group.id());
             return served;
         } catch (SyncRulesException e) {
+            unparsableGroup = group.id();
             LOG.error("The sync rules of ACTIVE group {} do not parse in this build; not serving it: {}", group.id(),
                 e.getMessage());
             return null;
