@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * Finds the newest barrier of every partition of {@code changes}, so epochs keep increasing across restarts and
  * takeovers: the previous instance's epochs live in the topic itself. Reads each partition backwards in growing
  * windows from its end until a barrier is found (barriers are frequent, so the first window nearly always has
- * one). Uses its own consumer without a group; records that do not decode are skipped.
+ * one). Reads committed records only ({@code read_committed}): a barrier of an aborted ingest transaction never
+ * counts, and called after ingest's producer fenced its predecessor, no transaction of that predecessor is still
+ * open to hold the read back. Uses its own consumer without a group; records that do not decode are skipped.
  */
 public final class BarrierRecovery {
 
@@ -45,7 +47,7 @@ public final class BarrierRecovery {
         Properties props = new Properties();
         props.putAll(kafkaProperties);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         Map<Integer, Barrier> newest = new HashMap<>();
