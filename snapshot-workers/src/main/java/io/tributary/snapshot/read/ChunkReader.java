@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * Reads one chunk attempt in one {@code REPEATABLE READ READ ONLY} transaction and hands its rows to a
  * {@link ChunkPublication} as they stream in (DESIGN.md section 4): first {@code pg_current_snapshot()} as the
  * chunk snapshot S, then the table's schema and the key range in key order, then {@code pg_current_wal_lsn()} as
- * the high watermark HW; the done marker is sent after the transaction ends. The read holds one permit of the
- * process's source read semaphore from its first statement to its end, so at most that many chunk reads run
- * against the source at once; publishing the previous chunk's rows needs no permit.
+ * the high watermark HW; the done marker follows once Kafka acknowledged the rows ({@link ChunkPublication}). The
+ * read holds one permit of the process's source read semaphore from its first statement to its end, so at most that
+ * many chunk reads run against the source at once; publishing the previous chunk's rows needs no permit.
  *
  * <p>Not thread-safe: one per worker loop (it owns the loop's {@link SourceSession}).
  */

@@ -23,6 +23,9 @@ import org.apache.kafka.common.TopicPartition;
  * <ul>
  *   <li>{@code refuse}: the record is replaced by one larger than any request, so the producer refuses it
  *       client-side ({@code RecordTooLargeException} in its callback) while later sends go on.</li>
+ *   <li>{@code misroute}: the record is sent to a partition that does not exist, so the producer fails it with a
+ *       retriable {@code TimeoutException} in its callback once {@code max.block.ms} has passed, while later sends
+ *       go on.</li>
  *   <li>{@code halt}: the JVM halts (as {@code kill -9} would) just before the record is handed to the producer,
  *       after Kafka acknowledged every record sent to {@link #TOPIC} before it (at most 30 s of waiting).</li>
  * </ul>
@@ -36,10 +39,11 @@ public final class RecordFaults implements ProducerInterceptor<byte[], byte[]>, 
     public static final String TOPIC = "tributary.test.fault.topic";
     /** Client property: the text the value of the faulted record contains. */
     public static final String VALUE_CONTAINS = "tributary.test.fault.value.contains";
-    /** Client property: {@code refuse} or {@code halt}. */
+    /** Client property: {@code refuse}, {@code misroute} or {@code halt}. */
     public static final String ACTION = "tributary.test.fault.action";
 
     private static final int OVERSIZED_BYTES = 16 * 1024 * 1024;
+    private static final int MISSING_PARTITION = 100_000;
     private static final Duration ACK_WAIT = Duration.ofSeconds(30);
 
     private final AtomicBoolean fired = new AtomicBoolean();
@@ -67,8 +71,8 @@ public final class RecordFaults implements ProducerInterceptor<byte[], byte[]>, 
         topic = t == null ? null : t.toString();
         needle = v == null ? null : v.toString().getBytes(StandardCharsets.UTF_8);
         action = a == null ? "refuse" : a.toString();
-        if (!"refuse".equals(action) && !"halt".equals(action)) {
-            throw new IllegalArgumentException(ACTION + " must be refuse or halt, got " + action);
+        if (!"refuse".equals(action) && !"misroute".equals(action) && !"halt".equals(action)) {
+            throw new IllegalArgumentException(ACTION + " must be refuse, misroute or halt, got " + action);
         }
     }
 
@@ -90,6 +94,10 @@ public final class RecordFaults implements ProducerInterceptor<byte[], byte[]>, 
             Runtime.getRuntime().halt(137);
         }
         sent.incrementAndGet();
+        if ("misroute".equals(action)) {
+            return new ProducerRecord<>(record.topic(), MISSING_PARTITION, record.key(), record.value(),
+                record.headers());
+        }
         return new ProducerRecord<>(record.topic(), record.partition(), record.key(), new byte[OVERSIZED_BYTES],
             record.headers());
     }
