@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A {@code Barrier(epoch, L)} reaches every partition at least every second, also on an idle source (the
  *       heartbeat writes a WAL message so the position advances), in the Kafka transaction that commits the last
  *       events with commit LSN {@code <= L} or after it: a reader sees the barrier only with every event it covers.
- *       Epochs increase by one per barrier across restarts and takeovers (recovered from the committed barriers of
- *       {@code changes} itself); LSNs never decrease.</li>
+ *       Epochs increase by one per barrier across restarts and takeovers, also after retention removed every
+ *       barrier from {@code changes} (recovered from its committed barriers and from the newest barrier, stored in
+ *       {@code ingest-offsets} in the transaction that wrote it); LSNs never decrease.</li>
  *   <li>Never a TOAST placeholder: captured tables with TOAST-able columns get {@code REPLICA IDENTITY FULL}
  *       (unless {@link IngestConfig#replicaIdentityFull()} is off); a value that is still missing stops ingest with
  *       an {@link UnavailableValueException} naming the table and the fix.</li>

@@ -8,6 +8,7 @@ import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.barrier.BarrierRecovery;
 import io.tributary.ingest.capture.barrier.BarrierSchedule;
 import io.tributary.ingest.capture.barrier.RecoveredBarriers;
+import io.tributary.ingest.capture.barrier.StoredBarrier;
 import io.tributary.postgres.LazyConnection;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
@@ -50,11 +51,12 @@ public final class CaptureRun implements AutoCloseable {
             transactionalId(config), config.topics().changes(), config.layout().partitions());
         this.source = new LazyConnection(config.source());
         try {
+            StoredBarrier stored = new StoredBarrier(config.topics().ingestOffsets(), config.engineName());
             RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
-                config.topics().changes(), config.layout().partitions(), RECOVERY_TIMEOUT);
+                config.topics().changes(), config.layout().partitions(), stored, RECOVERY_TIMEOUT);
             repairBarriers(config, recovered);
             this.handler = new ChangeBatchHandler(producer,
-                new SourceOffsets(config.topics().ingestOffsets(), config.engineName()),
+                new SourceOffsets(config.topics().ingestOffsets(), config.engineName()), stored,
                 new ChangeDecoder(new TableEncoders(source)),
                 new XidWidener(xidReference), BarrierSchedule.after(recovered, config.barrierInterval()), counters);
             this.engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))

@@ -3,6 +3,7 @@ package io.tributary.ingest.capture.internals;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.tributary.ingest.capture.barrier.BarrierSchedule;
+import io.tributary.ingest.capture.barrier.StoredBarrier;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangesMessage;
@@ -17,14 +18,14 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Handles Debezium's batches, one Kafka transaction per batch: assembles each transaction (BEGIN .. END) with its
- * commit LSN, writes its messages to {@code changes}, a barrier when one is due, and the offsets of the newest
- * transaction boundary of the batch to {@code ingest-offsets}, and commits them together; only then is the boundary
- * marked processed, so the slot never moves past what Kafka holds. A barrier thus becomes visible, in every
- * partition, together with or after every event at or below its LSN. If anything fails the Kafka transaction is
- * aborted: a {@code read_committed} reader sees none of it, and the next run resumes from the last committed
- * offsets. Records of a transaction still open at the end of a batch are carried into the next batch and never
- * marked, so a restart always resumes at a transaction boundary and replays whole transactions with the same commit
- * LSN, seq and transaction id.
+ * commit LSN, writes its messages to {@code changes}, a barrier when one is due (also stored in {@code ingest-offsets},
+ * {@link StoredBarrier}), and the offsets of the newest transaction boundary of the batch to {@code ingest-offsets},
+ * and commits them together; only then is the boundary marked processed, so the slot never moves past what Kafka
+ * holds. A barrier thus becomes visible, in every partition, together with or after every event at or below its LSN.
+ * If anything fails the Kafka transaction is aborted: a {@code read_committed} reader sees none of it, and the next
+ * run resumes from the last committed offsets. Records of a transaction still open at the end of a batch are carried
+ * into the next batch and never marked, so a restart always resumes at a transaction boundary and replays whole
+ * transactions with the same commit LSN, seq and transaction id.
  *
  * <p>Called by one engine thread at a time.
  */
@@ -32,6 +33,7 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
 
     private final ChangesProducer producer;
     private final SourceOffsets offsets;
+    private final StoredBarrier storedBarrier;
     private final ChangeDecoder decoder;
     private final XidWidener widener;
     private final BarrierSchedule barriers;
@@ -40,10 +42,11 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private Lsn acknowledged;
 
-    ChangeBatchHandler(ChangesProducer producer, SourceOffsets offsets, ChangeDecoder decoder, XidWidener widener,
-                       BarrierSchedule barriers, CaptureCounters counters) {
+    ChangeBatchHandler(ChangesProducer producer, SourceOffsets offsets, StoredBarrier storedBarrier,
+                       ChangeDecoder decoder, XidWidener widener, BarrierSchedule barriers, CaptureCounters counters) {
         this.producer = producer;
         this.offsets = offsets;
+        this.storedBarrier = storedBarrier;
         this.decoder = decoder;
         this.widener = widener;
         this.barriers = barriers;
@@ -94,7 +97,10 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
             }
             Lsn covered = committed != null ? committed : acknowledged;
             Optional<Barrier> barrier = barriers.next(Optional.ofNullable(covered), System.nanoTime());
-            barrier.ifPresent(producer::send);
+            if (barrier.isPresent()) {
+                producer.send(barrier.get());
+                producer.send(storedBarrier.record(barrier.get()));
+            }
             DebeziumEngine.Offsets resume = null;
             if (boundary != null) {
                 Map<String, Object> resumeAt = resumeOffsets(boundary.record());
