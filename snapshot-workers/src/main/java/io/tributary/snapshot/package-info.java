@@ -11,8 +11,11 @@
  *       Attempts come from storage, so a redelivered task is always a new attempt.</li>
  *   <li>Read, in one {@code REPEATABLE READ READ ONLY} transaction holding one of the process's read permits:
  *       {@code pg_current_snapshot()} as S, the range {@code [lo, hi)} in key order streamed with a cursor,
- *       {@code pg_current_wal_lsn()} as HW. Each row goes to {@code snapshot-rows} in its key's partition, with
- *       chunk id, attempt and S; then the chunk-done marker (attempt, HW, row count) to every partition.</li>
+ *       {@code pg_current_wal_insert_lsn()} as HW (at or after the commit of everything S sees, also of
+ *       asynchronous commits whose commit record is not written yet). Each row goes to {@code snapshot-rows} in
+ *       its key's partition, with chunk id, attempt and S; then, once Kafka acknowledged every row, the chunk-done
+ *       marker (attempt, HW, row count) to every partition. If a row fails, the attempt gets no done marker and is
+ *       retried as a new one.</li>
  *   <li>Complete, once Kafka acknowledged every record (acks=all, idempotent producer): the chunk is DONE in storage
  *       with its rows and HW, its table's progress advances, and the task's offset is committed. A crash before
  *       that redoes the chunk as a new attempt; a crash after the DONE and before the commit skips it.</li>

@@ -1,7 +1,5 @@
 package io.tributary.ingest.capture;
 
-import io.tributary.ingest.capture.barrier.BarrierRecovery;
-import io.tributary.ingest.capture.barrier.RecoveredBarriers;
 import io.tributary.ingest.capture.internals.CaptureCounters;
 import io.tributary.ingest.capture.internals.CaptureRun;
 import io.tributary.ingest.capture.internals.Failures;
@@ -40,21 +38,27 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>What it guarantees</h2>
  * <ul>
- *   <li>Every committed change of a captured table reaches {@code changes} at least once, as a
- *       {@code ChangeEvent} keyed by (table, primary key): op, the full new row (key only for deletes) in the
+ *   <li>Every committed change of a captured table reaches {@code changes}, as a {@code ChangeEvent} keyed by
+ *       (table, primary key): op, the full new row (key only for deletes) in the
  *       canonical encoding, the transaction's commit LSN (where Debezium records its COMMIT: the end of the commit
  *       record), {@code seq} 0, 1, 2, ... in WAL order within the transaction, and the 64-bit transaction id.
  *       {@code TRUNCATE} becomes a {@code TableTruncate} in every partition; the planner's
  *       {@code pg_logical_emit_message(true, 'tributary.window', '{"schema":..,"table":..,"window_id":..}')}
  *       becomes a {@code TableWindowMarker} in every partition, at its place in commit order.</li>
- *   <li>Per partition, messages are in commit order. Debezium's offsets (topic {@code ingest-offsets}) and the
- *       slot only advance to transaction boundaries Kafka has acknowledged ({@code acks=all}, idempotent
- *       producer), so after any crash the replay starts at a boundary and duplicates carry identical
- *       (commit LSN, seq, transaction id).</li>
+ *   <li>Exactly once to {@code read_committed} readers, whole source transactions at a time: {@code changes} is
+ *       written in Kafka transactions that also carry Debezium's offsets (topic {@code ingest-offsets}), so the
+ *       stored position and what readers see never part, whatever fails (a kill, a record Kafka refused, a fenced
+ *       zombie). A restart resumes at the last committed transaction boundary; a source transaction is re-sent
+ *       only if an earlier run committed it and died before the slot learned of it, and then with identical
+ *       (commit LSN, seq, transaction id), which readers drop as duplicates. The slot only advances to committed
+ *       boundaries. Per partition, messages are in commit order. The producer's transactional id is one per
+ *       deployment and slot, so a new run fences the previous one.</li>
  *   <li>A {@code Barrier(epoch, L)} reaches every partition at least every second, also on an idle source (the
- *       heartbeat writes a WAL message so the position advances), after every event with commit LSN {@code <= L}
- *       was acknowledged. Epochs increase by one per barrier across restarts and takeovers (recovered from
- *       {@code changes} itself); LSNs never decrease.</li>
+ *       heartbeat writes a WAL message so the position advances), in the Kafka transaction that commits the last
+ *       events with commit LSN {@code <= L} or after it: a reader sees the barrier only with every event it covers.
+ *       Epochs increase by one per barrier across restarts and takeovers, also after retention removed every
+ *       barrier from {@code changes} (recovered from its committed barriers and from the newest barrier, stored in
+ *       {@code ingest-offsets} in the transaction that wrote it); LSNs never decrease.</li>
  *   <li>Never a TOAST placeholder: captured tables with TOAST-able columns get {@code REPLICA IDENTITY FULL}
  *       (unless {@link IngestConfig#replicaIdentityFull()} is off); a value that is still missing stops ingest with
  *       an {@link UnavailableValueException} naming the table and the fix.</li>
@@ -77,7 +81,6 @@ public final class IngestService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
     private static final Duration WATCH = Duration.ofMillis(100);
-    private static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration INITIAL_RETRY_BACKOFF = Duration.ofMillis(200);
 
     private final IngestConfig config;
@@ -205,10 +208,8 @@ public final class IngestService implements AutoCloseable {
                 }
                 markSlotReady();
                 long runStarted = System.nanoTime();
-                RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
-                    config.topics().changes(), config.layout().partitions(), RECOVERY_TIMEOUT);
                 Optional<Throwable> outcome;
-                try (CaptureRun run = CaptureRun.start(config, recovered, xidReference.get(), counters)) {
+                try (CaptureRun run = CaptureRun.start(config, xidReference.get(), counters)) {
                     outcome = watch(run, backoff, runStarted);
                 }
                 if (stopping) {

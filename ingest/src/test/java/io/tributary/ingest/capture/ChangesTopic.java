@@ -16,7 +16,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** Reads every record of {@code changes} from the beginning, decoded, in partition order. Test support. */
+/**
+ * Reads every committed record of {@code changes} from the beginning ({@code read_committed}, as every stage reads
+ * it), decoded, in partition order. Test support.
+ */
 final class ChangesTopic implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -26,6 +29,7 @@ final class ChangesTopic implements AutoCloseable {
         Properties props = new Properties();
         props.putAll(kafka);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p))
             .collect(Collectors.toList());

@@ -60,11 +60,18 @@ final class IngestFixture implements AutoCloseable {
 
     /** A configuration capturing {@code tables} (in schema public), refreshing tables every second. */
     IngestConfig config(String... tables) {
+        return config(Map.of(), tables);
+    }
+
+    /** {@link #config(String...)} with {@code extraKafka} added to the Kafka client properties. */
+    IngestConfig config(Map<String, String> extraKafka, String... tables) {
+        Map<String, String> kafka = kafka();
+        kafka.putAll(extraKafka);
         Set<TableId> ids = new java.util.TreeSet<>();
         for (String table : tables) {
             ids.add(TableId.of("public", table));
         }
-        return IngestConfig.of(source(), slot, publication, topics, layout, kafka(), TableSelection.of(ids))
+        return IngestConfig.of(source(), slot, publication, topics, layout, kafka, TableSelection.of(ids))
             .withTableRefreshInterval(Duration.ofSeconds(1))
             .withMaxRetryBackoff(Duration.ofSeconds(1));
     }

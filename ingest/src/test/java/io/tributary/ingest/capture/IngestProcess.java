@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +17,8 @@ import java.util.Set;
 /**
  * Runs an {@link IngestService} in its own JVM, so a test can kill it with SIGKILL mid-stream. Test support.
  *
- * <p>Arguments: jdbcUrl user password slot publication topicPrefix partitions bootstrapServers table.
+ * <p>Arguments: jdbcUrl user password slot publication topicPrefix partitions bootstrapServers table
+ * [extra Kafka client properties as {@code key=value} arguments].
  */
 public final class IngestProcess {
 
@@ -24,9 +26,15 @@ public final class IngestProcess {
     }
 
     public static void main(String[] args) throws Exception {
+        Map<String, String> kafka = new HashMap<>();
+        kafka.put("bootstrap.servers", args[7]);
+        for (int i = 9; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            kafka.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         IngestConfig config = IngestConfig.of(PgEndpoint.of(args[0], args[1], args[2]), args[3], args[4],
                 TopicNames.withPrefix(args[5]), TopicLayout.of(Integer.parseInt(args[6]), 1, (short) 1),
-                Map.of("bootstrap.servers", args[7]), TableSelection.of(Set.of(TableId.of("public", args[8]))))
+                kafka, TableSelection.of(Set.of(TableId.of("public", args[8]))))
             .withMaxRetryBackoff(Duration.ofSeconds(1));
         IngestService service = IngestService.create(config);
         service.start();
@@ -44,6 +52,11 @@ public final class IngestProcess {
             config.source().password(), config.slotName(), config.publicationName(), config.topics().prefix(),
             Integer.toString(config.layout().partitions()), config.kafkaProperties().get("bootstrap.servers"),
             table));
+        config.kafkaProperties().forEach((key, value) -> {
+            if (!"bootstrap.servers".equals(key)) {
+                command.add(key + "=" + value);
+            }
+        });
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

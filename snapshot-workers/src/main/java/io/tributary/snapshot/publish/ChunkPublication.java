@@ -9,6 +9,7 @@ import io.tributary.topics.messages.PgSnapshot;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.SnapshotRow;
 import io.tributary.topics.messages.SnapshotRowsMessage;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,12 +19,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The records of one chunk attempt on {@code snapshot-rows}: its rows, each in the partition of its key, then its
- * {@link ChunkDone} in every partition. Tracks their acknowledgements: {@link #acknowledged()} completes once
- * {@link #finish} was called and Kafka acknowledged every record (acks=all), or fails with the first error.
+ * {@link ChunkDone} in every partition, sent only once Kafka acknowledged every row (acks=all). A partition therefore
+ * never sees an attempt done while a row of that attempt is missing: if a row fails, no done marker of the attempt is
+ * sent at all, and the retry (a higher attempt) is not taken for late rows of a finished chunk.
+ * {@link #acknowledged()} completes once the done markers are acknowledged too, or fails with the first error.
  *
- * <p>{@link #send} blocks when the producer's buffer is full: a slow Kafka slows the read (backpressure). Rows and
- * the done marker go through one idempotent producer, so in every partition the marker follows the chunk's rows.
- * One thread sends; acknowledgements arrive on the producer's I/O thread.
+ * <p>{@link #send} blocks when the producer's buffer is full: a slow Kafka slows the read (backpressure). The done
+ * markers are sent by the publishing thread from {@link #settle()}, never from the producer's I/O thread (a send
+ * there could wait for buffer space only that thread frees). One thread sends and settles; acknowledgements arrive
+ * on the producer's I/O thread.
  */
 public final class ChunkPublication {
 
@@ -32,16 +36,28 @@ public final class ChunkPublication {
     private final int partitions;
     private final ChunkTask task;
     private final PgSnapshot snapshot;
+    private final CompletableFuture<Void> rowsAcknowledged = new CompletableFuture<>();
     private final CompletableFuture<Void> acknowledged = new CompletableFuture<>();
-    private final AtomicLong unacknowledged = new AtomicLong(1);
-    private final Callback callback = (metadata, exception) -> {
+    private final AtomicLong rowsUnacknowledged = new AtomicLong(1);
+    private final AtomicLong markersUnacknowledged = new AtomicLong();
+    private final Callback rowCallback = (metadata, exception) -> {
+        if (exception != null) {
+            rowsAcknowledged.completeExceptionally(exception);
+            acknowledged.completeExceptionally(exception);
+        }
+        settleRow();
+    };
+    private final Callback markerCallback = (metadata, exception) -> {
         if (exception != null) {
             acknowledged.completeExceptionally(exception);
         }
-        settle();
+        if (markersUnacknowledged.decrementAndGet() == 0) {
+            acknowledged.complete(null);
+        }
     };
     private long rows;
     private Lsn highWatermark;
+    private boolean markersSent;
 
     ChunkPublication(Producer<byte[], byte[]> producer, String topic, int partitions, ChunkTask task,
                      PgSnapshot snapshot) {
@@ -58,41 +74,71 @@ public final class ChunkPublication {
             throw new IllegalStateException("Chunk " + task.chunkId() + " is finished; no more rows");
         }
         SnapshotRowsMessage message = SnapshotRow.of(task, pk, row, snapshot);
-        sendRecord(TopicCodec.SNAPSHOT_ROWS.recordByKey(topic, partitions, message));
+        rowsUnacknowledged.incrementAndGet();
+        try {
+            producer.send(TopicCodec.SNAPSHOT_ROWS.recordByKey(topic, partitions, message), rowCallback);
+        } catch (RuntimeException e) {
+            settleRow();
+            throw e;
+        }
         rows++;
     }
 
-    /** Sends the done marker to every partition, after every row; no row may follow. */
+    /**
+     * Ends the attempt's rows: no row may follow. The done marker, with {@code chunkHighWatermark}, goes to every
+     * partition from {@link #settle()} once every row is acknowledged.
+     */
     public void finish(Lsn chunkHighWatermark) {
         if (highWatermark != null) {
             throw new IllegalStateException("Chunk " + task.chunkId() + " is finished already");
         }
         highWatermark = Objects.requireNonNull(chunkHighWatermark, "chunkHighWatermark");
-        SnapshotRowsMessage done = ChunkDone.of(task, chunkHighWatermark, rows);
-        for (ProducerRecord<byte[], byte[]> record
-                : TopicCodec.SNAPSHOT_ROWS.recordsToEveryPartition(topic, partitions, done)) {
-            sendRecord(record);
-        }
+        settleRow();
         settle();
     }
 
-    private void sendRecord(ProducerRecord<byte[], byte[]> record) {
-        unacknowledged.incrementAndGet();
-        try {
-            producer.send(record, callback);
-        } catch (RuntimeException e) {
-            settle();
-            throw e;
+    private void settleRow() {
+        if (rowsUnacknowledged.decrementAndGet() == 0) {
+            rowsAcknowledged.complete(null);
         }
     }
 
-    private void settle() {
-        if (unacknowledged.decrementAndGet() == 0) {
-            acknowledged.complete(null);
+    /**
+     * Moves the publication on, on the publishing thread: once every row is acknowledged, sends the done markers
+     * (blocking while the producer's buffer is full). Returns whether the publication is over: the done markers
+     * are acknowledged, or a record failed.
+     */
+    public boolean settle() {
+        if (!markersSent && rowsAcknowledged.isDone() && !rowsAcknowledged.isCompletedExceptionally()) {
+            markersSent = true;
+            SnapshotRowsMessage done = ChunkDone.of(task, highWatermark, rows);
+            List<ProducerRecord<byte[], byte[]>> records =
+                TopicCodec.SNAPSHOT_ROWS.recordsToEveryPartition(topic, partitions, done);
+            markersUnacknowledged.set(records.size());
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                try {
+                    producer.send(record, markerCallback);
+                } catch (RuntimeException e) {
+                    acknowledged.completeExceptionally(e);
+                    break;
+                }
+            }
         }
+        return acknowledged.isDone();
     }
 
-    /** Completes when every record is acknowledged (after {@link #finish}); fails with the first send error. */
+    /**
+     * What the publication waits for now: the rows' acknowledgement until the done markers are sent, then
+     * {@link #acknowledged()}. Call {@link #settle()} once it completes.
+     */
+    public CompletableFuture<Void> pending() {
+        return markersSent ? acknowledged : rowsAcknowledged;
+    }
+
+    /**
+     * Completes when every row and the done markers are acknowledged; fails with the first send error (then no done
+     * marker was sent, if a row failed). Moved on by {@link #settle()}.
+     */
     public CompletableFuture<Void> acknowledged() {
         return acknowledged;
     }

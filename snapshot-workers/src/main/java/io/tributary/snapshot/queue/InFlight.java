@@ -34,9 +34,9 @@ record InFlight(ConsumerRecord<byte[], byte[]> record, ChunkTask task, Optional<
         return new InFlight(record, task, Optional.empty());
     }
 
-    /** Whether nothing is left to wait for. */
+    /** Whether nothing is left to wait for; sends the chunk's done markers once its rows are acknowledged. */
     boolean isSettled() {
-        return publication.map(p -> p.acknowledged().isDone()).orElse(true);
+        return publication.map(ChunkPublication::settle).orElse(true);
     }
 
     /** The task's partition. */

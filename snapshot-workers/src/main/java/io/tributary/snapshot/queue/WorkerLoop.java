@@ -238,6 +238,7 @@ final class WorkerLoop implements Runnable {
 
     /** Finishes the settled tasks at the head of the pipeline; with {@code wait}, every task. */
     private void finishSettled(boolean wait) {
+        inFlight.forEach(InFlight::isSettled);
         while (!inFlight.isEmpty() && (wait || inFlight.peekFirst().isSettled())) {
             finishHead();
         }
@@ -256,7 +257,7 @@ final class WorkerLoop implements Runnable {
                 throw new StoppedException("Aborted while waiting for Kafka");
             }
             try {
-                entry.publication().orElseThrow().acknowledged().get(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+                entry.publication().orElseThrow().pending().get(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 keepAlive();
             } catch (ExecutionException e) {
@@ -372,16 +373,18 @@ final class WorkerLoop implements Runnable {
             while (!inFlight.isEmpty()) {
                 InFlight head = inFlight.peekFirst();
                 long remaining = deadline - System.nanoTime();
-                if (!head.isSettled() && remaining > 0) {
+                while (!head.isSettled() && remaining > 0) {
                     try {
-                        head.publication().orElseThrow().acknowledged().get(remaining, TimeUnit.NANOSECONDS);
+                        head.publication().orElseThrow().pending().get(remaining, TimeUnit.NANOSECONDS);
                     } catch (TimeoutException | ExecutionException e) {
                         LOG.debug("Chunk {} not acknowledged before its partition goes: {}", head.task().chunkId(),
                             e.toString());
+                        break;
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return;
                     }
+                    remaining = deadline - System.nanoTime();
                 }
                 if (!head.isSettled() || head.publication().map(WorkerLoop::failed).orElse(false)) {
                     inFlight.clear();

@@ -22,10 +22,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one chunk attempt in one {@code REPEATABLE READ READ ONLY} transaction and hands its rows to a
  * {@link ChunkPublication} as they stream in (docs/design.md): first {@code pg_current_snapshot()} as the
- * chunk snapshot S, then the table's schema and the key range in key order, then {@code pg_current_wal_lsn()} as
- * the high watermark HW; the done marker is sent after the transaction ends. The read holds one permit of the
- * process's source read semaphore from its first statement to its end, so at most that many chunk reads run
- * against the source at once; publishing the previous chunk's rows needs no permit.
+ * chunk snapshot S, then the table's schema and the key range in key order, then {@code pg_current_wal_insert_lsn()}
+ * as the high watermark HW; the done marker follows once Kafka acknowledged the rows ({@link ChunkPublication}). HW
+ * is the WAL insert position, not the write position ({@code pg_current_wal_lsn()}): a transaction committed with
+ * {@code synchronous_commit = off} is visible to S as soon as its commit record is in the WAL buffers, before it is
+ * written, and HW must not lie below the commit of anything S sees. The read holds one permit of the process's
+ * source read semaphore from its first statement to its end, so at most that many chunk reads run against the
+ * source at once; publishing the previous chunk's rows needs no permit.
  *
  * <p>Not thread-safe: one per worker loop (it owns the loop's {@link SourceSession}).
  */
@@ -95,7 +98,7 @@ public final class ChunkReader {
                         }
                     }
                 }
-                highWatermark = Lsn.parse(scalar(connection, "SELECT pg_current_wal_lsn()::text"));
+                highWatermark = Lsn.parse(scalar(connection, "SELECT pg_current_wal_insert_lsn()::text"));
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 session.rollbackQuietly();

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param table         its table
  * @param windowId      its snapshot window
  * @param attempt       the attempt that finished, {@code >= 1}
- * @param highWatermark {@code pg_current_wal_lsn()} read after the chunk's rows, in the read transaction
+ * @param highWatermark {@code pg_current_wal_insert_lsn()} read after the chunk's rows, in the read transaction
  * @param rowCount      rows the attempt read (over all partitions), {@code >= 0}
  */
 public record ChunkDone(String chunkId, TableId table, String windowId, int attempt, Lsn highWatermark,

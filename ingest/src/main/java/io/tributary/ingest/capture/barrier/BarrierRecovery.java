@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,7 +22,11 @@ import org.slf4j.LoggerFactory;
  * Finds the newest barrier of every partition of {@code changes}, so epochs keep increasing across restarts and
  * takeovers: the previous instance's epochs live in the topic itself. Reads each partition backwards in growing
  * windows from its end until a barrier is found (barriers are frequent, so the first window nearly always has
- * one). Uses its own consumer without a group; records that do not decode are skipped.
+ * one), and the barrier stored beside the source offsets ({@link StoredBarrier}), which retention of
+ * {@code changes} does not remove. Reads committed records only ({@code read_committed}): a barrier of an aborted
+ * ingest transaction never counts, and called after ingest's producer fenced its predecessor, no transaction of that
+ * predecessor is still open to hold the read back. Uses its own consumer without a group; records that do not
+ * decode are skipped.
  */
 public final class BarrierRecovery {
 
@@ -41,11 +46,29 @@ public final class BarrierRecovery {
      */
     public static RecoveredBarriers recover(Map<String, String> kafkaProperties, String topic, int partitions,
                                             Duration timeout) {
+        return recover(kafkaProperties, topic, partitions, Optional.empty(), timeout);
+    }
+
+    /**
+     * Reads the newest barrier of each partition {@code 0..partitions-1} of {@code topic}, and the barrier
+     * {@code stored} holds (its topic read to its last stable offset).
+     *
+     * @param kafkaProperties client properties ({@code bootstrap.servers}, security)
+     * @param timeout         how long the whole scan may take
+     * @throws IllegalStateException if the scan does not finish within {@code timeout}
+     */
+    public static RecoveredBarriers recover(Map<String, String> kafkaProperties, String topic, int partitions,
+                                            StoredBarrier stored, Duration timeout) {
+        return recover(kafkaProperties, topic, partitions, Optional.of(stored), timeout);
+    }
+
+    private static RecoveredBarriers recover(Map<String, String> kafkaProperties, String topic, int partitions,
+                                             Optional<StoredBarrier> stored, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Properties props = new Properties();
         props.putAll(kafkaProperties);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         Map<Integer, Barrier> newest = new HashMap<>();
@@ -69,11 +92,34 @@ public final class BarrierRecovery {
                     newest.put(p, found);
                 }
             }
+            Optional<Barrier> kept = stored.isPresent() ? readStored(consumer, stored.get(), deadline)
+                : Optional.empty();
+            RecoveredBarriers recovered = new RecoveredBarriers(partitions, newest, kept);
+            LOG.info("Newest barrier in {}: {}, stored: {} (partitions behind it: {})", topic,
+                recovered.latest().map(Object::toString).orElse("none"), kept.map(Object::toString).orElse("none"),
+                recovered.partitionsBehind());
+            return recovered;
         }
-        RecoveredBarriers recovered = new RecoveredBarriers(partitions, newest);
-        LOG.info("Newest barrier in {}: {} (partitions behind it: {})", topic,
-            recovered.latest().map(Object::toString).orElse("none"), recovered.partitionsBehind());
-        return recovered;
+    }
+
+    private static Optional<Barrier> readStored(KafkaConsumer<byte[], byte[]> consumer, StoredBarrier stored,
+                                                long deadline) {
+        TopicPartition partition = new TopicPartition(stored.topic(), 0);
+        consumer.assign(List.of(partition));
+        consumer.seekToBeginning(List.of(partition));
+        long end = consumer.endOffsets(List.of(partition)).get(partition);
+        Optional<Barrier> newest = Optional.empty();
+        while (consumer.position(partition) < end) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("Timed out reading the stored barrier in " + partition);
+            }
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                if (stored.isKey(record.key())) {
+                    newest = StoredBarrier.parseNullable(record.value());
+                }
+            }
+        }
+        return newest;
     }
 
     private static Barrier newestIn(KafkaConsumer<byte[], byte[]> consumer, TopicPartition partition, long from,

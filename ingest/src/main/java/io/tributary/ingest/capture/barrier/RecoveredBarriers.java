@@ -5,31 +5,42 @@ import io.tributary.topics.messages.Lsn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The newest barrier found in each partition of {@code changes} when ingest (re)starts.
+ * The newest barriers ingest finds when it (re)starts: in each partition of {@code changes}, and the one stored in
+ * {@code ingest-offsets} ({@link StoredBarrier}), which outlives {@code changes}' retention.
  *
  * @param partitions the partition count
  * @param newest     per partition, its newest barrier (absent: none found)
+ * @param stored     the newest barrier stored beside the offsets, if any
  */
-public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest) {
+public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Optional<Barrier> stored) {
 
     public RecoveredBarriers {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }
         newest = Map.copyOf(newest);
+        Objects.requireNonNull(stored, "stored");
     }
 
-    /** The barrier with the highest epoch in any partition. */
+    /** Barriers found in {@code changes} only. */
+    public RecoveredBarriers(int partitions, Map<Integer, Barrier> newest) {
+        this(partitions, newest, Optional.empty());
+    }
+
+    /** The barrier with the highest epoch in any partition or stored. */
     public Optional<Barrier> latest() {
-        return newest.values().stream().max((a, b) -> Long.compare(a.epoch(), b.epoch()));
+        return Stream.concat(newest.values().stream(), stored.stream())
+            .max((a, b) -> Long.compare(a.epoch(), b.epoch()));
     }
 
-    /** The highest LSN of any barrier, {@link Lsn#ZERO} if none. */
+    /** The highest LSN of any barrier found or stored, {@link Lsn#ZERO} if none. */
     public Lsn highestLsn() {
-        Lsn highest = Lsn.ZERO;
+        Lsn highest = stored.map(Barrier::lsn).orElse(Lsn.ZERO);
         for (Barrier barrier : newest.values()) {
             highest = Lsn.max(highest, barrier.lsn());
         }
@@ -38,7 +49,7 @@ public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest) {
 
     /**
      * The partitions whose newest barrier is older than {@link #latest()}: a previous instance stopped while it
-     * was writing that barrier to every partition.
+     * was writing that barrier to every partition, or retention removed a partition's barriers.
      */
     public List<Integer> partitionsBehind() {
         List<Integer> behind = new ArrayList<>();

@@ -5,8 +5,10 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import io.tributary.ingest.capture.IngestConfig;
+import io.tributary.ingest.capture.barrier.BarrierRecovery;
 import io.tributary.ingest.capture.barrier.BarrierSchedule;
 import io.tributary.ingest.capture.barrier.RecoveredBarriers;
+import io.tributary.ingest.capture.barrier.StoredBarrier;
 import io.tributary.postgres.LazyConnection;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
@@ -24,14 +26,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of the Debezium engine: from start until it stops (closed, or failed). Owns the engine thread, the
- * {@code changes} producer and the source connection of the batch handler. Before the engine starts, partitions
- * that missed the newest barrier of a previous run get it, so every partition sees the same epochs. Thread-safe:
- * the supervisor starts, watches and closes it while the engine thread runs the handler.
+ * transactional {@code changes} producer and the source connection of the batch handler. Before the engine starts,
+ * in this order: the producer is opened, which fences any earlier ingest of the same slot and aborts its open
+ * transaction; the newest committed barriers are read back; partitions that missed the newest one get it (in a
+ * transaction), so every partition sees the same epochs; then the engine reads the committed source offsets.
+ * Thread-safe: the supervisor starts, watches and closes it while the engine thread runs the handler.
  */
 public final class CaptureRun implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CaptureRun.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
 
     private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
     private final ChangeBatchHandler handler;
@@ -41,14 +46,18 @@ public final class CaptureRun implements AutoCloseable {
     private final CountDownLatch done = new CountDownLatch(1);
     private final AtomicReference<Throwable> engineError = new AtomicReference<>();
 
-    private CaptureRun(IngestConfig config, RecoveredBarriers recovered, long xidReference,
-                       CaptureCounters counters) {
-        this.producer = new ChangesProducer(config.kafkaProperties(), config.engineName() + "-changes",
-            config.topics().changes(), config.layout().partitions());
+    private CaptureRun(IngestConfig config, long xidReference, CaptureCounters counters) {
+        this.producer = ChangesProducer.open(config.kafkaProperties(), config.engineName() + "-changes",
+            transactionalId(config), config.topics().changes(), config.layout().partitions());
         this.source = new LazyConnection(config.source());
         try {
+            StoredBarrier stored = new StoredBarrier(config.topics().ingestOffsets(), config.engineName());
+            RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
+                config.topics().changes(), config.layout().partitions(), stored, RECOVERY_TIMEOUT);
             repairBarriers(config, recovered);
-            this.handler = new ChangeBatchHandler(producer, new ChangeDecoder(new TableEncoders(source)),
+            this.handler = new ChangeBatchHandler(producer,
+                new SourceOffsets(config.topics().ingestOffsets(), config.engineName()), stored,
+                new ChangeDecoder(new TableEncoders(source)),
                 new XidWidener(xidReference), BarrierSchedule.after(recovered, config.barrierInterval()), counters);
             this.engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
                 .using(EngineProperties.of(config))
@@ -61,7 +70,7 @@ public final class CaptureRun implements AutoCloseable {
                 .notifying(handler)
                 .build();
         } catch (RuntimeException e) {
-            producer.abort();
+            producer.closeNow();
             source.close();
             throw e;
         }
@@ -72,10 +81,13 @@ public final class CaptureRun implements AutoCloseable {
         });
     }
 
-    /** Starts an engine run for {@code config}, continuing the barriers of {@code recovered}. */
-    public static CaptureRun start(IngestConfig config, RecoveredBarriers recovered, long xidReference,
-                                   CaptureCounters counters) {
-        CaptureRun run = new CaptureRun(config, recovered, xidReference, counters);
+    /**
+     * Starts an engine run for {@code config}, continuing the barriers in {@code changes}.
+     *
+     * @param xidReference a recent 64-bit transaction id of the source, to widen pgoutput's 32-bit ones
+     */
+    public static CaptureRun start(IngestConfig config, long xidReference, CaptureCounters counters) {
+        CaptureRun run = new CaptureRun(config, xidReference, counters);
         run.thread.execute(run.engine);
         return run;
     }
@@ -87,10 +99,19 @@ public final class CaptureRun implements AutoCloseable {
         }
         LOG.info("Writing {} to partitions {} of {}, which missed it when the previous run stopped", latest.get(),
             recovered.partitionsBehind(), config.topics().changes());
+        producer.begin();
         for (int partition : recovered.partitionsBehind()) {
             producer.send(TopicCodec.CHANGES.record(config.topics().changes(), partition, latest.get()));
         }
-        producer.flush();
+        producer.commit();
+    }
+
+    /**
+     * The transactional id of ingest's producer: one per deployment (topic prefix) and slot, so a second instance
+     * of the same ingest fences the first, and ingests of other deployments on the same cluster do not.
+     */
+    static String transactionalId(IngestConfig config) {
+        return config.topics().prefix() + config.engineName();
     }
 
     /** Whether the engine has stopped. */

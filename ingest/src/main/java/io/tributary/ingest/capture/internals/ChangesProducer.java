@@ -11,13 +11,21 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Writes {@code changes}: row-keyed messages to their key's partition, markers to every partition, through one
- * idempotent producer ({@code acks=all}), so records of one partition keep their send order. {@link #flush()}
- * returns once Kafka acknowledged everything sent, or throws if anything failed. Not thread-safe.
+ * Writes {@code changes} in Kafka transactions: row-keyed messages to their key's partition, markers to every
+ * partition, and the source offsets a transaction reaches to {@code ingest-offsets}, through one transactional
+ * producer ({@code acks=all}, idempotent). A {@code read_committed} reader sees a transaction's records, in every
+ * partition, and its offsets all at once or never: a run that dies, is fenced, or has a record refused part-way
+ * through leaves nothing of the open transaction, and the next run resumes from the last committed offsets.
+ *
+ * <p>Opening the producer ({@link #open}) fences every earlier producer with the same transactional id (a zombie
+ * ingest of the same slot and deployment) and aborts its open transaction; after that, that producer's commits fail.
+ * Not thread-safe.
  */
 final class ChangesProducer implements AutoCloseable {
 
@@ -25,12 +33,25 @@ final class ChangesProducer implements AutoCloseable {
     private final String topic;
     private final int partitions;
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private boolean inTransaction;
     private long sent;
 
-    ChangesProducer(Map<String, String> kafkaProperties, String clientId, String topic, int partitions) {
+    private ChangesProducer(KafkaProducer<byte[], byte[]> producer, String topic, int partitions) {
+        this.producer = producer;
+        this.topic = topic;
+        this.partitions = partitions;
+    }
+
+    /**
+     * A producer with {@code transactionalId}, its transactions initialised: returns once every earlier producer
+     * with that id is fenced and its open transaction aborted.
+     */
+    static ChangesProducer open(Map<String, String> kafkaProperties, String clientId, String transactionalId,
+                                String topic, int partitions) {
         Properties props = new Properties();
         props.putAll(kafkaProperties);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
@@ -38,16 +59,33 @@ final class ChangesProducer implements AutoCloseable {
         props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
         props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         props.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(128L * 1024 * 1024));
-        this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-        this.topic = topic;
-        this.partitions = partitions;
+        KafkaProducer<byte[], byte[]> producer =
+            new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            producer.initTransactions();
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+        return new ChangesProducer(producer, topic, partitions);
+    }
+
+    /** Opens a transaction; every send until {@link #commit()} or {@link #abort()} belongs to it. */
+    void begin() {
+        if (inTransaction) {
+            throw new IllegalStateException("A transaction on " + topic + " is open already");
+        }
+        failure.set(null);
+        producer.beginTransaction();
+        inTransaction = true;
     }
 
     /**
-     * Sends {@code message}; a failure surfaces at the next {@link #flush()}. A row too large for Kafka fails as a
-     * {@link RecordTooLargeException} that names the row and the limits to raise.
+     * Sends {@code message} in the open transaction; a failure surfaces at {@link #commit()}. A row too large for
+     * Kafka fails as a {@link RecordTooLargeException} that names the row and the limits to raise.
      */
     void send(ChangesMessage message) {
+        requireTransaction();
         if (message instanceof RowKeyed keyed) {
             RowKey key = keyed.rowKey();
             producer.send(TopicCodec.CHANGES.recordByKey(topic, partitions, message), (metadata, error) -> {
@@ -65,14 +103,21 @@ final class ChangesProducer implements AutoCloseable {
         }
     }
 
-    /** Sends {@code record} as it is (explicit partition); a failure surfaces at the next {@link #flush()}. */
+    /** Sends {@code record} as it is (explicit topic and partition) in the open transaction. */
     void send(ProducerRecord<byte[], byte[]> record) {
+        requireTransaction();
         producer.send(record, (metadata, error) -> {
             if (error != null) {
                 failure.compareAndSet(null, error);
             }
         });
         sent++;
+    }
+
+    private void requireTransaction() {
+        if (!inTransaction) {
+            throw new IllegalStateException("No transaction on " + topic + " is open");
+        }
     }
 
     private String oversized(RowKey key, Exception error) {
@@ -83,16 +128,56 @@ final class ChangesProducer implements AutoCloseable {
     }
 
     /**
-     * Waits until Kafka acknowledged every record sent so far.
+     * Commits the open transaction: returns once Kafka holds every record sent in it, visible to
+     * {@code read_committed} readers. If any record failed, the transaction is aborted instead (none of its records
+     * is ever visible) and this throws.
      *
-     * @throws ChangesDeliveryException if a record was not acknowledged
+     * @throws ChangesDeliveryException if a record was not acknowledged or the commit failed (the transaction is
+     *                                  aborted, or this producer was fenced)
      */
-    void flush() {
-        producer.flush();
-        Exception error = failure.get();
-        if (error != null) {
-            throw new ChangesDeliveryException("Kafka did not acknowledge a record of " + topic + ": "
-                + error.getMessage(), error);
+    void commit() {
+        requireTransaction();
+        try {
+            producer.flush();
+            Exception error = failure.get();
+            if (error != null) {
+                throw new ChangesDeliveryException("Kafka did not acknowledge a record of " + topic
+                    + " (the transaction is aborted): " + error.getMessage(), error);
+            }
+            producer.commitTransaction();
+            inTransaction = false;
+        } catch (ChangesDeliveryException e) {
+            abortQuietly(e);
+            throw e;
+        } catch (KafkaException e) {
+            Exception first = failure.get();
+            ChangesDeliveryException failed = new ChangesDeliveryException("Committing a transaction on " + topic
+                + " failed: " + (first != null ? first.getMessage() : e.getMessage()), first != null ? first : e);
+            abortQuietly(failed);
+            throw failed;
+        }
+    }
+
+    /** Aborts the open transaction, if any: none of its records is ever visible. */
+    void abort() {
+        if (inTransaction) {
+            inTransaction = false;
+            producer.abortTransaction();
+        }
+    }
+
+    private void abortQuietly(Exception cause) {
+        if (!inTransaction) {
+            return;
+        }
+        inTransaction = false;
+        if (cause.getCause() instanceof ProducerFencedException) {
+            return;
+        }
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException e) {
+            cause.addSuppressed(e);
         }
     }
 
@@ -101,13 +186,14 @@ final class ChangesProducer implements AutoCloseable {
         return sent;
     }
 
+    /** Closes the producer; an open transaction is aborted (by the broker, or by the next producer's fencing). */
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(10));
     }
 
     /** Closes without waiting for unsent records (they are dropped, as in a crash). */
-    void abort() {
+    void closeNow() {
         producer.close(Duration.ZERO);
     }
 }
