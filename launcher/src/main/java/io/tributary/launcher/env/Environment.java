@@ -2,6 +2,7 @@ package io.tributary.launcher.env;
 
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
+import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.Secret;
 import io.tributary.launcher.config.TributaryConfig;
@@ -55,6 +56,7 @@ public final class Environment implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting for a service
      */
     public static Environment start(TributaryConfig config, StartupWait wait) throws InterruptedException {
+        requireEmbeddedServicesIfUnconfigured(config);
         List<AutoCloseable> embedded = new ArrayList<>();
         try {
             if (config.source().isEmpty() || config.storage().isEmpty()) {
@@ -84,6 +86,39 @@ public final class Environment implements AutoCloseable {
         } catch (RuntimeException | InterruptedException e) {
             closeAll(embedded);
             throw e;
+        }
+    }
+
+    /**
+     * The production distribution carries no embedded Kafka or Postgres: a configuration that leaves one of them
+     * out is bad input there, named by its keys, instead of a missing class at start.
+     */
+    private static void requireEmbeddedServicesIfUnconfigured(TributaryConfig config) {
+        List<String> missing = new ArrayList<>();
+        if (config.source().isEmpty()) {
+            missing.add("source.url");
+        }
+        if (config.storage().isEmpty()) {
+            missing.add("storage.url");
+        }
+        if (config.kafka().bootstrapServers().isEmpty()) {
+            missing.add("kafka.bootstrap_servers");
+        }
+        if (missing.isEmpty() || embeddedServicesPresent()) {
+            return;
+        }
+        throw new ConfigException(missing.stream()
+            .map(key -> key + ": not set, and this distribution has no embedded services to stand in (the embedded"
+                + " default runs from the embedded/dev distribution, ./tributary)")
+            .toList());
+    }
+
+    private static boolean embeddedServicesPresent() {
+        try {
+            Class.forName("io.tributary.embedded.EmbeddedKafka", false, Environment.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
         }
     }
 

@@ -134,15 +134,19 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void dockerImageBuildsTheLauncherJarAndRunsIt() {
+    void dockerImageBuildsTheProductionDistributionInTwoLayersAndRunsIt() {
         String dockerfile = RepositoryFiles.read(ROOT.resolve("Dockerfile"));
         List<String> stages = dockerfile.lines().filter(line -> line.startsWith("FROM ")).toList();
-        assertThat(stages).containsExactly("FROM maven:3-eclipse-temurin-17 AS build", "FROM eclipse-temurin:17-jre");
-        assertThat(dockerfile).contains("-pl launcher -am package").contains("-DskipTests")
-            .contains("cp launcher/target/tributary.jar /tributary.jar")
-            .contains("COPY --from=build /tributary.jar /app/tributary.jar")
-            .contains("-jar /app/tributary.jar")
+        assertThat(stages).containsExactly("FROM ${BUILD_IMAGE} AS build", "FROM ${RUNTIME_IMAGE}");
+        assertThat(dockerfile).contains("-pl distribution -am package").contains("-DskipTests")
+            .contains("COPY --from=build /layers/tributary-dependencies.jar /app/lib/tributary-dependencies.jar")
+            .contains("COPY --from=build /layers/tributary-application.jar /app/lib/tributary-application.jar")
+            .contains("-cp /app/lib/tributary-application.jar:/app/lib/tributary-dependencies.jar "
+                + "io.tributary.launcher.Main")
+            .contains("apt-get install -y --no-install-recommends curl")
             .contains("EXPOSE " + config("the image's default", Map.of()).metricsPort());
+        assertThat(dockerfile.lines().filter(line -> line.startsWith("ARG ") && line.contains("_IMAGE=")))
+            .as("base images are build arguments, so a digest pins them in one place").hasSize(2);
         assertThat(COMPOSE.tributaryServices()).allSatisfy(service ->
             assertThat(YamlTree.string(service.body(), "build")).contains("."));
     }
