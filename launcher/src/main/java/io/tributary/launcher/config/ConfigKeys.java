@@ -43,6 +43,8 @@ final class ConfigKeys {
         "socket timeout of snapshot connections; slow storage is backpressure, never a timeout");
     static final ConfigKey SLOT_NAME = key("replication.slot_name", "tributary", Rule.identifier(),
         "logical replication slot on the source");
+    static final ConfigKey SLOT_WAL_WARNING_MB = integer("replication.slot_wal_warning_mb", 1024, Rule.positive(),
+        "WAL (MiB) the replication slot may keep on the source's disk before a run warns (log, /health/ready)");
     static final ConfigKey PUBLICATION_NAME = key("replication.publication_name", "tributary", Rule.identifier(),
         "publication on the source listing the captured tables");
     static final ConfigKey WRITER_BATCH_ROWS = integer("storage.batch_rows", 5_000, Rule.positive(),
@@ -57,7 +59,7 @@ final class ConfigKeys {
     static final List<ConfigKey> ALL = List.of(SOURCE_URL, SOURCE_USER, SOURCE_PASSWORD, STORAGE_URL, STORAGE_USER,
         STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
-        PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT);
+        SLOT_WAL_WARNING_MB, PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT);
 
     static final Map<String, ConfigKey> BY_NAME = byName();
 

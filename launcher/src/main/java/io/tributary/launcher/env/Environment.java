@@ -6,6 +6,7 @@ import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.Secret;
 import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.metrics.KafkaMetricsReporter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -73,6 +74,8 @@ public final class Environment implements AutoCloseable {
             Properties kafkaProperties = new Properties();
             kafkaProperties.putAll(config.kafka().clientProperties());
             kafkaProperties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            kafkaProperties.merge(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG,
+                KafkaMetricsReporter.CLIENT_PROPERTY, (own, ours) -> own + "," + ours);
             Environment environment = new Environment(bootstrap, kafkaProperties, source, storage,
                 config.source().isEmpty(), embedded);
             await(wait, "the source database at " + source.url(),
