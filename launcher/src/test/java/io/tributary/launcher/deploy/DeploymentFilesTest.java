@@ -247,8 +247,11 @@ class DeploymentFilesTest {
                     assertThat(trigger).containsEntry("type", "prometheus");
                     String query = YamlTree.required(metadata, "query");
                     assertThat(PromQl.metricNames(query)).allMatch(MetricCatalog::known);
-                    assertThat(PromQl.matchers(query, "topic")).extracting(LabelMatcher::value)
-                        .containsExactly(topics.rows());
+                    assertThat(PromQl.matchers(query, "topic")).extracting(LabelMatcher::value).isNotEmpty()
+                        .containsOnly(topics.rows());
+                    assertThat(query).as("an empty result must stay an error, not read as 0")
+                        .doesNotContain("vector(0)");
+                    assertThat(metadata).containsEntry("ignoreNullValues", "false");
                     Pattern groups = Pattern.compile(PromQl.matchers(query, "consumergroup").get(0).value());
                     assertThat(List.of(1L, 2L, 1234L)).allMatch(id ->
                         groups.matcher(storageWriterGroup(id, prefix)).matches());
@@ -279,6 +282,24 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void alertRulesQueryOnlyServedMetricsAndThePrometheusRuleHasTheSameGroups() {
+        Map<String, Object> rules = RepositoryFiles.yamlMap(ROOT.resolve("deploy/prometheus/tributary-alerts.yaml"));
+        List<Object> groups = YamlTree.list(rules, "groups");
+        List<String> expressions = new ArrayList<>();
+        for (Object group : groups) {
+            for (Object rule : YamlTree.list(YamlTree.map(group), "rules")) {
+                expressions.add(YamlTree.required(YamlTree.map(rule), "expr"));
+            }
+        }
+        assertThat(expressions).hasSizeGreaterThanOrEqualTo(5);
+        assertThat(expressions).flatMap(PromQl::metricNames).allMatch(MetricCatalog::known)
+            .contains("tributary_replication_slot_retained_wal_bytes", "tributary_replication_lag_seconds",
+                "tributary_storage_dead_letters_total", "tributary_storage_write_seconds_bucket");
+        Manifest prometheusRule = K8S.ofKind("PrometheusRule").get(0);
+        assertThat(YamlTree.list(YamlTree.map(prometheusRule.body(), "spec"), "groups")).isEqualTo(groups);
+    }
+
+    @Test
     void grafanaDashboardConsumerGroupsAreTheLaunchersGroups() {
         GrafanaDashboard dashboard = GrafanaDashboard.repository();
         String prefix = dashboard.variableDefaults().get("prefix");
@@ -289,7 +310,7 @@ class DeploymentFilesTest {
         for (String expression : dashboard.expressions()) {
             String query = dashboard.substituteDefaults(expression);
             matchers.addAll(PromQl.matchers(query, "consumergroup"));
-            matchers.addAll(PromQl.matchers(query, "group"));
+            matchers.addAll(PromQl.matchers(query, "consumer_group"));
         }
         assertThat(matchers).isNotEmpty();
         for (LabelMatcher matcher : matchers) {
