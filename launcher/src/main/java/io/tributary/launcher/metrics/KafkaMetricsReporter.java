@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.MetricsReporter;
@@ -25,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Names follow those binders: {@code kafka.<group without -metrics>.<name>}, dashes as dots (in Prometheus
  * {@code kafka_consumer_fetch_manager_records_lag_max}), tagged with the metric's own tags and
- * {@code kafka_version}. Only numeric metrics are bound; a metric whose name another one already holds with
- * other tag keys is left out (Prometheus requires one set of label names per metric). Thread-safe.
+ * {@code kafka_version}. Only numeric metrics are bound, not the count of metrics itself; a series another client
+ * of the process already bound, or a name another metric holds with other tag keys, is left out (Prometheus
+ * requires one set of label names per metric). Thread-safe.
  */
 public final class KafkaMetricsReporter implements MetricsReporter {
 
@@ -59,7 +62,8 @@ public final class KafkaMetricsReporter implements MetricsReporter {
     public synchronized void metricChange(KafkaMetric metric) {
         MeterRegistry target = registry;
         // A client's network thread may still add metrics while the client closes: once closed, none are bound.
-        if (closed || target == null || !(metric.metricValue() instanceof Number)) {
+        if (closed || target == null || metric.metricName().group().equals("kafka-metrics-count")
+            || !(metric.metricValue() instanceof Number)) {
             return;
         }
         MetricName name = metric.metricName();
@@ -70,8 +74,18 @@ public final class KafkaMetricsReporter implements MetricsReporter {
         if (previous != null) {
             target.remove(previous);
         }
+        String meterName = meterName(name);
+        Set<String> keys = tags.stream().map(Tag::getKey).collect(Collectors.toSet());
+        for (Meter other : target.find(meterName).meters()) {
+            List<Tag> otherTags = other.getId().getTags();
+            if (otherTags.equals(tags.stream().sorted().toList())
+                || !otherTags.stream().map(Tag::getKey).collect(Collectors.toSet()).equals(keys)) {
+                // Another client bound this very series, or the name is held with other labels.
+                return;
+            }
+        }
         try {
-            meters.put(name, Gauge.builder(meterName(name), metric, KafkaMetricsReporter::value)
+            meters.put(name, Gauge.builder(meterName, metric, KafkaMetricsReporter::value)
                 .description(name.description()).tags(tags).register(target));
         } catch (IllegalArgumentException e) {
             LOG.debug("Kafka metric {} not bound: {}", name, e.getMessage());
