@@ -1,5 +1,8 @@
 package io.tributary.embedded;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -69,7 +72,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 .setDeleteOnClose(dataDirectory.isEmpty());
             ONE_NODE_SETTINGS.forEach(builder::setConfigProp);
             KafkaClusterTestKit cluster = builder.build();
-            cluster.format();
+            formatQuietly(cluster);
             cluster.startup();
             cluster.waitForReadyBrokers();
             LOG.info("Embedded Kafka ready at {} in {} ms", cluster.bootstrapServers(),
@@ -81,6 +84,27 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (Exception e) {
             throw new EmbeddedServiceException("Embedded Kafka did not start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Formats the node's metadata directory. The formatter prints its bootstrap metadata records to the console;
+     * they go to the debug log instead (the console streams are swapped for the call: the process has not
+     * started anything else that prints yet).
+     */
+    private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream capture = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        System.setOut(capture);
+        System.setErr(capture);
+        try {
+            cluster.format();
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        LOG.debug("Formatted the embedded broker's metadata: {}", printed.toString(StandardCharsets.UTF_8).strip());
     }
 
     /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:39021}. */

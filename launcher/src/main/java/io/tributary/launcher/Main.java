@@ -9,6 +9,7 @@ import io.tributary.launcher.cli.StatusCommand;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.env.ServiceUnavailableException;
 import io.tributary.launcher.lifecycle.RulesFile;
+import io.tributary.launcher.logging.RoleConverter;
 import java.io.PrintWriter;
 import java.util.TimeZone;
 import picocli.CommandLine;
@@ -53,6 +54,9 @@ public final class Main {
             }
             throw exception;
         });
+        if (args.length > 0 && commandLine.getSubcommands().containsKey(args[0])) {
+            RoleConverter.set(args[0]);
+        }
         return commandLine.execute(args);
     }
 
