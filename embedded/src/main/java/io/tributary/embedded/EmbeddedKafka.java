@@ -1,6 +1,9 @@
 package io.tributary.embedded;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -82,7 +85,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             ONE_NODE_SETTINGS.forEach(builder::setConfigProp);
             KafkaClusterTestKit cluster = builder.build();
             if (formatted.isEmpty()) {
-                cluster.format();
+                formatQuietly(cluster);
                 if (dataDirectory.isPresent()) {
                     Files.writeString(dataDirectory.get().resolve(CLUSTER_ID_FILE), built.clusterId());
                 }
@@ -114,6 +117,27 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw new EmbeddedServiceException("Cannot read the embedded Kafka cluster id from " + file + ": "
                 + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Formats the node's metadata directory. The formatter prints its bootstrap metadata records to the console;
+     * they go to the debug log instead (the console streams are swapped for the call: the process has not
+     * started anything else that prints yet).
+     */
+    private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream capture = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        System.setOut(capture);
+        System.setErr(capture);
+        try {
+            cluster.format();
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        LOG.debug("Formatted the embedded broker's metadata: {}", printed.toString(StandardCharsets.UTF_8).strip());
     }
 
     /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:39021}. */

@@ -11,13 +11,14 @@ import io.tributary.launcher.cli.TokenCommand;
 import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.env.ServiceUnavailableException;
 import io.tributary.launcher.lifecycle.RulesFile;
+import io.tributary.launcher.logging.RoleConverter;
 import java.io.PrintWriter;
 import java.util.TimeZone;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code tributary} command line. */
-@Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
+@Command(name = "tributary", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
     subcommands = {RunCommand.class, DeployCommand.class, StatusCommand.class, BucketsCommand.class,
         ResnapshotCommand.class, RecoverCommand.class, TokenCommand.class})
@@ -55,6 +56,26 @@ public final class Main {
             }
             throw exception;
         });
+        if (args.length > 0 && commandLine.getSubcommands().containsKey(args[0])) {
+            RoleConverter.set(args[0]);
+        }
         return commandLine.execute(args);
+    }
+
+    /**
+     * The version line of {@code --version}: the jar manifest's {@code Implementation-Version} and
+     * {@code Implementation-Title}, or {@code unknown} when running from classes outside a jar.
+     */
+    static final class Version implements CommandLine.IVersionProvider {
+
+        @Override
+        public String[] getVersion() {
+            Package main = Main.class.getPackage();
+            String version = main.getImplementationVersion();
+            String title = main.getImplementationTitle();
+            String line = "tributary " + (version == null ? "unknown" : version)
+                + (title == null ? "" : " (" + title + ")");
+            return new String[] {line};
+        }
     }
 }

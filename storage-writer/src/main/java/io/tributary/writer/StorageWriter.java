@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -181,6 +182,15 @@ public final class StorageWriter implements AutoCloseable {
      */
     public void onCheckpointPublished(Runnable listener) {
         checkpoints.onPublished(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Calls {@code listener} with the duration in nanoseconds of each batch transaction into storage (retries
+     * included) committed after this call, on the committing thread: it must be quick and must not throw. Batches
+     * committed before the call are in {@link #stats()} only.
+     */
+    public void onBatchCommitted(LongConsumer listener) {
+        counters.onCommitted(listener);
     }
 
     /** The counters so far. */

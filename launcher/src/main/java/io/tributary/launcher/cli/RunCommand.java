@@ -5,6 +5,7 @@ import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.RulesFile;
+import io.tributary.launcher.logging.RoleConverter;
 import io.tributary.launcher.run.Replication;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -43,6 +44,7 @@ public final class RunCommand implements Callable<Integer> {
         Role parsedRole;
         try {
             parsedRole = Role.fromCliName(role);
+            RoleConverter.set(parsedRole.cliName());
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println(e.getMessage());
             return ExitCodes.BAD_INPUT;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.inspect.ConsumerGroupStatus;
+import io.tributary.launcher.inspect.ReplicationSlot;
 import io.tributary.launcher.inspect.Status;
 import io.tributary.launcher.run.Pipeline;
 import io.tributary.snapshot.SnapshotWorkerConfig;
@@ -16,6 +17,7 @@ import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.TableId;
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -61,14 +63,44 @@ public final class StatusCommand implements Callable<Integer> {
         } finally {
             admin.ifPresent(Admin::close);
         }
+        SlotReading slot = readSlot(settings);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(toJson(status)));
+            ObjectNode root = toJson(status);
+            slot.slot().ifPresentOrElse(s -> root.putObject("replication_slot").put("name", s.name())
+                    .put("active", s.active()).put("retained_wal_bytes", s.retainedWalBytes())
+                    .put("confirmed_flush_lag_bytes", s.confirmedFlushLagBytes())
+                    .put("wal_status", s.walStatus().orElse(null))
+                    .put("above_warning", s.retainsMoreThan(settings.replication().slotWalWarningBytes())),
+                () -> root.putNull("replication_slot"));
+            slot.problem().ifPresent(problem -> root.put("replication_slot_problem", problem));
+            out.println(JSON.writeValueAsString(root));
         } else {
             printText(status, out);
+            out.println("Replication slot:");
+            out.println("  " + slot.slot().map(s -> s.describe()
+                    + (s.retainsMoreThan(settings.replication().slotWalWarningBytes())
+                        ? "  WARNING: above replication.slot_wal_warning_mb" : ""))
+                .orElse(slot.problem().map(problem -> "(not read: " + problem + ")")
+                    .orElse(settings.replication().slotName() + " does not exist (yet)")));
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** The slot, or why it was not read; nothing when no source is configured (the embedded default). */
+    private record SlotReading(Optional<ReplicationSlot> slot, Optional<String> problem) {
+    }
+
+    private static SlotReading readSlot(TributaryConfig settings) {
+        if (settings.source().isEmpty()) {
+            return new SlotReading(Optional.empty(), Optional.of("no source.url configured"));
+        }
+        try (Connection source = Environment.connect(settings.source().get())) {
+            return new SlotReading(ReplicationSlot.read(source, settings.replication().slotName()), Optional.empty());
+        } catch (SQLException | RuntimeException e) {
+            return new SlotReading(Optional.empty(), Optional.of(e.getMessage()));
+        }
     }
 
     private static ObjectNode toJson(Status status) {

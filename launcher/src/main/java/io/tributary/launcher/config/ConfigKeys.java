@@ -49,6 +49,8 @@ final class ConfigKeys {
         "socket timeout of snapshot connections; slow storage is backpressure, never a timeout");
     static final ConfigKey SLOT_NAME = key("replication.slot_name", "tributary", Rule.identifier(),
         "logical replication slot on the source");
+    static final ConfigKey SLOT_WAL_WARNING_MB = integer("replication.slot_wal_warning_mb", 1024, Rule.positive(),
+        "WAL (MiB) the replication slot may keep on the source's disk before a run warns (log, /health/ready)");
     static final ConfigKey PUBLICATION_NAME = key("replication.publication_name", "tributary", Rule.identifier(),
         "publication on the source listing the captured tables");
     static final ConfigKey WRITER_BATCH_ROWS = integer("storage.batch_rows", 5_000, Rule.positive(),
@@ -81,7 +83,7 @@ final class ConfigKeys {
         STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR,
         KAFKA_ROWS_TOMBSTONE_RETENTION, EMBEDDED_DATA_DIR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
-        PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, API_PORT, API_HOST, API_MAX_STREAMS,
+        SLOT_WAL_WARNING_MB, PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, API_PORT, API_HOST, API_MAX_STREAMS,
         API_STORAGE_CONNECTIONS, CLIENT_AUTH_JWKS_URI, CLIENT_AUTH_JWKS_KEYS, CLIENT_AUTH_AUDIENCE,
         CLIENT_AUTH_MAX_LIFETIME);
 

@@ -123,7 +123,8 @@ public final class ConfigLoader {
             integer(values, ConfigKeys.WORKERS_PER_PROCESS), integer(values, ConfigKeys.SNAPSHOT_CHUNK_ROWS),
             integer(values, ConfigKeys.SNAPSHOT_MAX_READS), integer(values, ConfigKeys.SOURCE_SOCKET_TIMEOUT),
             string(values, ConfigKeys.SLOT_NAME).orElseThrow(),
-            string(values, ConfigKeys.PUBLICATION_NAME).orElseThrow(), integer(values, ConfigKeys.WRITER_BATCH_ROWS));
+            string(values, ConfigKeys.PUBLICATION_NAME).orElseThrow(), integer(values, ConfigKeys.WRITER_BATCH_ROWS),
+            integer(values, ConfigKeys.SLOT_WAL_WARNING_MB) * 1024L * 1024L);
         return new TributaryConfig(source, storage, kafka,
             string(values, ConfigKeys.SYNC_RULES).map(base::resolve).map(Path::normalize), replication,
             Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT),

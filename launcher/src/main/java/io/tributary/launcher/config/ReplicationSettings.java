@@ -1,7 +1,11 @@
 package io.tributary.launcher.config;
 
-/** How replication work is sized and where it attaches to the source. */
+/**
+ * How replication work is sized and where it attaches to the source.
+ *
+ * @param slotWalWarningBytes WAL the slot may retain on the source before a run warns, {@code > 0}
+ */
 public record ReplicationSettings(int workersPerProcess, int snapshotChunkRows, int snapshotMaxConcurrentReads,
                                   int snapshotSocketTimeoutSeconds, String slotName, String publicationName,
-                                  int storageBatchRows) {
+                                  int storageBatchRows, long slotWalWarningBytes) {
 }

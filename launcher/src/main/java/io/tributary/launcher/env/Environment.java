@@ -6,6 +6,7 @@ import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.Secret;
 import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.metrics.KafkaMetricsReporter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,7 @@ public final class Environment implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting for a service
      */
     public static Environment start(TributaryConfig config, StartupWait wait) throws InterruptedException {
+        requireEmbeddedServicesIfUnconfigured(config);
         List<AutoCloseable> embedded = new ArrayList<>();
         try {
             if (config.source().isEmpty() || config.storage().isEmpty()) {
@@ -76,6 +78,8 @@ public final class Environment implements AutoCloseable {
             Properties kafkaProperties = new Properties();
             kafkaProperties.putAll(config.kafka().clientProperties());
             kafkaProperties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            kafkaProperties.merge(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG,
+                KafkaMetricsReporter.CLIENT_PROPERTY, (own, ours) -> own + "," + ours);
             Environment environment = new Environment(bootstrap, kafkaProperties, source, storage,
                 config.source().isEmpty(), embedded);
             await(wait, "the source database at " + source.url(),
@@ -100,6 +104,39 @@ public final class Environment implements AutoCloseable {
         } catch (IOException e) {
             throw new ConfigException(List.of("embedded.data_dir: cannot create " + directory + " (" + e.getMessage()
                 + "); set embedded.data_dir to a writable folder"));
+        }
+    }
+
+    /**
+     * The production distribution carries no embedded Kafka or Postgres: a configuration that leaves one of them
+     * out is bad input there, named by its keys, instead of a missing class at start.
+     */
+    private static void requireEmbeddedServicesIfUnconfigured(TributaryConfig config) {
+        List<String> missing = new ArrayList<>();
+        if (config.source().isEmpty()) {
+            missing.add("source.url");
+        }
+        if (config.storage().isEmpty()) {
+            missing.add("storage.url");
+        }
+        if (config.kafka().bootstrapServers().isEmpty()) {
+            missing.add("kafka.bootstrap_servers");
+        }
+        if (missing.isEmpty() || embeddedServicesPresent()) {
+            return;
+        }
+        throw new ConfigException(missing.stream()
+            .map(key -> key + ": not set, and this distribution has no embedded services to stand in (the embedded"
+                + " default runs from the embedded/dev distribution, ./tributary)")
+            .toList());
+    }
+
+    private static boolean embeddedServicesPresent() {
+        try {
+            Class.forName("io.tributary.embedded.EmbeddedKafka", false, Environment.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
         }
     }
 

@@ -13,12 +13,15 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The process's HTTP endpoint: {@code /metrics} (Prometheus text format), {@code /health/live} (the process
- * runs) and {@code /health/ready} (its parts started and are healthy: 200, else 503). Closing stops it.
+ * runs) and {@code /health/ready} (its parts started and are healthy: 200, else 503; the body names the
+ * warnings that hold, one {@code warning: } line each, which do not make the process unready). Closing stops it.
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -34,6 +37,17 @@ public final class MetricsServer implements AutoCloseable {
      * @param ready whether the process is ready to do its work
      */
     public static MetricsServer start(int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+        return start(port, registry, ready, List::of);
+    }
+
+    /**
+     * Starts serving on {@code port} (0 picks a free port).
+     *
+     * @param ready    whether the process is ready to do its work
+     * @param warnings what an operator should look at now (each one line), shown by {@code /health/ready}
+     */
+    public static MetricsServer start(int port, PrometheusMeterRegistry registry, BooleanSupplier ready,
+                                      Supplier<List<String>> warnings) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
             server.createContext("/metrics", exchange -> respond(exchange, 200,
@@ -41,7 +55,9 @@ public final class MetricsServer implements AutoCloseable {
             server.createContext("/health/live", exchange -> respond(exchange, 200, "text/plain", "live\n"));
             server.createContext("/health/ready", exchange -> {
                 boolean isReady = ready.getAsBoolean();
-                respond(exchange, isReady ? 200 : 503, "text/plain", isReady ? "ready\n" : "not ready\n");
+                StringBuilder body = new StringBuilder(isReady ? "ready\n" : "not ready\n");
+                warnings.get().forEach(warning -> body.append("warning: ").append(warning).append('\n'));
+                respond(exchange, isReady ? 200 : 503, "text/plain", body.toString());
             });
             server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "metrics-http");
@@ -56,13 +72,17 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** A registry in Prometheus format, with the JVM's and the process's own meters bound. */
+    /**
+     * A registry in Prometheus format, with the JVM's and the process's own meters bound, and the Kafka clients the
+     * process creates from now on (those whose {@code metric.reporters} name {@link KafkaMetricsReporter}).
+     */
     public static PrometheusMeterRegistry newRegistry() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+        KafkaMetricsReporter.bindTo(registry);
         return registry;
     }
 

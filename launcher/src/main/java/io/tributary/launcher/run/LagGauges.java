@@ -23,13 +23,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gauges of the deployment's consumer groups, refreshed every interval: {@code tributary_consumer_lag} and
- * {@code tributary_consumer_members}, tagged with the consumer group (snapshot workers, stream workers, the
- * storage writers of every live sync rules group; a group that is no longer live loses its gauges). The same
- * numbers KEDA's Kafka scaler reads, for dashboards.
+ * {@code tributary_consumer_members}, tagged {@code consumer_group} with the Kafka consumer group's name
+ * (snapshot workers, stream workers, the storage writers of every live sync rules group; a group that is no
+ * longer live loses its gauges). The same numbers KEDA's Kafka scaler reads, for dashboards and autoscalers.
  */
 final class LagGauges implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LagGauges.class);
+    /** The tag naming the Kafka consumer group. */
+    static final String GROUP_TAG = "consumer_group";
 
     private final Admin admin;
     private final MeterRegistry registry;
@@ -60,18 +62,18 @@ final class LagGauges implements AutoCloseable {
             .map(group -> group.consumerGroup(topics.prefix())).forEach(names::add);
         latest.keySet().stream().filter(group -> !names.contains(group)).toList().forEach(gone -> {
             latest.remove(gone);
-            registry.find("tributary_consumer_lag").tag("group", gone).meters().forEach(registry::remove);
-            registry.find("tributary_consumer_members").tag("group", gone).meters().forEach(registry::remove);
+            registry.find("tributary_consumer_lag").tag(GROUP_TAG, gone).meters().forEach(registry::remove);
+            registry.find("tributary_consumer_members").tag(GROUP_TAG, gone).meters().forEach(registry::remove);
         });
         try {
             for (ConsumerGroupStatus status : ConsumerGroupStatus.read(admin, names)) {
                 if (latest.put(status.group(), status) == null) {
                     String group = status.group();
                     Gauge.builder("tributary_consumer_lag", latest, map -> map.get(group).lag())
-                        .description("records of the group's input topics not yet consumed").tag("group", group)
+                        .description("records of the group's input topics not yet consumed").tag(GROUP_TAG, group)
                         .register(registry);
                     Gauge.builder("tributary_consumer_members", latest, map -> map.get(group).members())
-                        .description("live members of the consumer group").tag("group", group).register(registry);
+                        .description("live members of the consumer group").tag(GROUP_TAG, group).register(registry);
                 }
             }
         } catch (RuntimeException e) {

@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads progress from storage every interval, prints the live display line and feeds the gauges autoscalers
- * and dashboards read ({@code pending_snapshot_count}, {@code active_snapshot_count}, {@code total_stream_count},
- * {@code active_stream_count}, rows snapshotted). Closing stops it.
+ * and dashboards read ({@code tributary_pending_snapshot_count}, {@code tributary_active_snapshot_count},
+ * {@code tributary_total_stream_count}, {@code tributary_active_stream_count}, each also served under its name
+ * without the prefix, rows snapshotted). Closing stops it.
  */
 final class ProgressReporter implements AutoCloseable {
 
@@ -40,12 +41,12 @@ final class ProgressReporter implements AutoCloseable {
     ProgressReporter(JdbcEndpoint storage, PrintWriter out, MeterRegistry registry) {
         this.storage = storage;
         this.out = out;
-        gauge(registry, "pending_snapshot_count", "snapshot chunks planned and not done",
+        withAlias(registry, "pending_snapshot_count", "snapshot chunks planned and not done",
             ProgressSnapshot::pendingChunks);
-        gauge(registry, "active_snapshot_count", "tables being snapshotted", ProgressSnapshot::openWindows);
-        gauge(registry, "total_stream_count", "live sync rules groups (PROCESSING or ACTIVE)",
+        withAlias(registry, "active_snapshot_count", "tables being snapshotted", ProgressSnapshot::openWindows);
+        withAlias(registry, "total_stream_count", "live sync rules groups (PROCESSING or ACTIVE)",
             ProgressSnapshot::liveGroups);
-        gauge(registry, "active_stream_count", "ACTIVE sync rules groups", ProgressSnapshot::activeGroups);
+        withAlias(registry, "active_stream_count", "ACTIVE sync rules groups", ProgressSnapshot::activeGroups);
         gauge(registry, "tributary_snapshot_rows", "rows read by completed snapshot chunks",
             ProgressSnapshot::rowsDone);
         gauge(registry, "tributary_snapshot_chunks", "snapshot chunks completed", ProgressSnapshot::chunksDone);
@@ -55,6 +56,12 @@ final class ProgressReporter implements AutoCloseable {
 
     private interface Reading {
         long of(ProgressSnapshot snapshot);
+    }
+
+    /** {@code tributary_<name>}, and {@code <name>} as well: the names the autoscaling design settled on. */
+    private void withAlias(MeterRegistry registry, String name, String description, Reading reading) {
+        gauge(registry, "tributary_" + name, description, reading);
+        gauge(registry, name, description + " (alias of tributary_" + name + ")", reading);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, Reading reading) {

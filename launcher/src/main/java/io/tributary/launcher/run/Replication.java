@@ -44,6 +44,7 @@ public final class Replication {
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(500);
     private static final Duration LAG_INTERVAL = Duration.ofSeconds(10);
     private static final Duration LAG_RETENTION = Duration.ofHours(6);
+    private static final Duration SLOT_INTERVAL = Duration.ofSeconds(15);
     /** How long SIGTERM waits for the pipeline to hand its work back before the JVM exits. */
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -81,7 +82,8 @@ public final class Replication {
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
              WalPositionProbe source = new WalPositionProbe(environment.source());
-             MetricsServer metrics = metrics(config, registry, pipeline);
+             SlotMonitor slot = slotMonitor(config, environment, role, registry);
+             MetricsServer metrics = metrics(config, registry, pipeline, slot);
              ApiServer api = SyncApi.start(config.api(), environment, role, out)) {
             progress.start(PROGRESS_INTERVAL);
             lag.start(LAG_INTERVAL);
@@ -156,14 +158,27 @@ public final class Replication {
         }
     }
 
+    /** The slot's watch in a role that holds the slot (the ingest's), else null (try-with-resources skips it). */
+    private static SlotMonitor slotMonitor(TributaryConfig config, Environment environment, Role role,
+                                           PrometheusMeterRegistry registry) {
+        if (!role.parts().contains(Role.Part.INGEST)) {
+            return null;
+        }
+        SlotMonitor monitor = new SlotMonitor(environment.source(), config.replication().slotName(),
+            config.replication().slotWalWarningBytes(), registry);
+        monitor.start(SLOT_INTERVAL);
+        return monitor;
+    }
+
     /** The metrics endpoint, or null (a resource try-with-resources skips) when {@code metrics.port} is 0. */
     private static MetricsServer metrics(TributaryConfig config, PrometheusMeterRegistry registry,
-                                         Pipeline pipeline) {
+                                         Pipeline pipeline, SlotMonitor slot) {
         if (config.metricsPort() == 0) {
             return null;
         }
         MetricsServer server = MetricsServer.start(config.metricsPort(), registry,
-            () -> pipeline.problem().isEmpty());
+            () -> pipeline.problem().isEmpty(),
+            () -> slot == null ? List.of() : slot.warning().stream().toList());
         LOG.info("Metrics and health on port {}", server.port());
         return server;
     }

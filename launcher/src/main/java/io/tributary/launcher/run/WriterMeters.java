@@ -1,21 +1,25 @@
 package io.tributary.launcher.run;
 
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.WriterStats;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The meters of one running storage writer, tagged with its sync rules group: storage write latency
- * ({@code tributary_storage_write_seconds}, count and sum of batch transactions), ops and records written,
- * dead letters, retries. Removed when the writer stops.
+ * The meters of one running storage writer, tagged {@code sync_rules_group} with its group id: storage write
+ * latency ({@code tributary_storage_write_seconds}, a histogram of batch transactions, retries included, from
+ * 1 ms to 1 min), ops and records written, dead letters, retries. Removed when the writer stops.
  */
 final class WriterMeters implements AutoCloseable {
+
+    /** The tag naming the sync rules group (a storage writer's consumer group is named after it). */
+    static final String GROUP_TAG = "sync_rules_group";
 
     private final MeterRegistry registry;
     private final List<Meter> meters;
@@ -23,11 +27,12 @@ final class WriterMeters implements AutoCloseable {
     WriterMeters(MeterRegistry registry, long groupId, StorageWriter writer) {
         this.registry = registry;
         String group = Long.toString(groupId);
-        this.meters = List.of(
-            FunctionTimer.builder("tributary_storage_write", writer, w -> w.stats().batchesCommitted(),
-                    w -> w.stats().commitNanos(), TimeUnit.NANOSECONDS)
-                .description("batch transactions into storage (retries included)").tag("group", group)
-                .register(registry),
+        Timer latency = Timer.builder("tributary_storage_write")
+            .description("batch transactions into storage (retries included)").tag(GROUP_TAG, group)
+            .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofMinutes(1)).register(registry);
+        writer.onBatchCommitted(nanos -> latency.record(nanos, TimeUnit.NANOSECONDS));
+        this.meters = List.of(latency,
             counter("tributary_storage_ops", "bucket ops written", group, writer, WriterStats::opsWritten),
             counter("tributary_storage_records", "records of rows applied", group, writer,
                 WriterStats::recordsConsumed),
@@ -39,7 +44,7 @@ final class WriterMeters implements AutoCloseable {
     private Meter counter(String name, String description, String group, StorageWriter writer,
                           ToDoubleFunction<WriterStats> value) {
         return FunctionCounter.builder(name, writer, w -> value.applyAsDouble(w.stats())).description(description)
-            .tag("group", group).register(registry);
+            .tag(GROUP_TAG, group).register(registry);
     }
 
     @Override

@@ -134,15 +134,19 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void dockerImageBuildsTheLauncherJarAndRunsIt() {
+    void dockerImageBuildsTheProductionDistributionInTwoLayersAndRunsIt() {
         String dockerfile = RepositoryFiles.read(ROOT.resolve("Dockerfile"));
         List<String> stages = dockerfile.lines().filter(line -> line.startsWith("FROM ")).toList();
-        assertThat(stages).containsExactly("FROM maven:3-eclipse-temurin-17 AS build", "FROM eclipse-temurin:17-jre");
-        assertThat(dockerfile).contains("-pl launcher -am package").contains("-DskipTests")
-            .contains("cp launcher/target/tributary.jar /tributary.jar")
-            .contains("COPY --from=build /tributary.jar /app/tributary.jar")
-            .contains("-jar /app/tributary.jar")
+        assertThat(stages).containsExactly("FROM ${BUILD_IMAGE} AS build", "FROM ${RUNTIME_IMAGE}");
+        assertThat(dockerfile).contains("-pl distribution -am package").contains("-DskipTests")
+            .contains("COPY --from=build /layers/tributary-dependencies.jar /app/lib/tributary-dependencies.jar")
+            .contains("COPY --from=build /layers/tributary-application.jar /app/lib/tributary-application.jar")
+            .contains("-cp /app/lib/tributary-application.jar:/app/lib/tributary-dependencies.jar "
+                + "io.tributary.launcher.Main")
+            .contains("apt-get install -y --no-install-recommends curl")
             .contains("EXPOSE " + config("the image's default", Map.of()).metricsPort());
+        assertThat(dockerfile.lines().filter(line -> line.startsWith("ARG ") && line.contains("_IMAGE=")))
+            .as("base images are build arguments, so a digest pins them in one place").hasSize(2);
         assertThat(COMPOSE.tributaryServices()).allSatisfy(service ->
             assertThat(YamlTree.string(service.body(), "build")).contains("."));
     }
@@ -243,8 +247,11 @@ class DeploymentFilesTest {
                     assertThat(trigger).containsEntry("type", "prometheus");
                     String query = YamlTree.required(metadata, "query");
                     assertThat(PromQl.metricNames(query)).allMatch(MetricCatalog::known);
-                    assertThat(PromQl.matchers(query, "topic")).extracting(LabelMatcher::value)
-                        .containsExactly(topics.rows());
+                    assertThat(PromQl.matchers(query, "topic")).extracting(LabelMatcher::value).isNotEmpty()
+                        .containsOnly(topics.rows());
+                    assertThat(query).as("an empty result must stay an error, not read as 0")
+                        .doesNotContain("vector(0)");
+                    assertThat(metadata).containsEntry("ignoreNullValues", "false");
                     Pattern groups = Pattern.compile(PromQl.matchers(query, "consumergroup").get(0).value());
                     assertThat(List.of(1L, 2L, 1234L)).allMatch(id ->
                         groups.matcher(storageWriterGroup(id, prefix)).matches());
@@ -275,6 +282,24 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void alertRulesQueryOnlyServedMetricsAndThePrometheusRuleHasTheSameGroups() {
+        Map<String, Object> rules = RepositoryFiles.yamlMap(ROOT.resolve("deploy/prometheus/tributary-alerts.yaml"));
+        List<Object> groups = YamlTree.list(rules, "groups");
+        List<String> expressions = new ArrayList<>();
+        for (Object group : groups) {
+            for (Object rule : YamlTree.list(YamlTree.map(group), "rules")) {
+                expressions.add(YamlTree.required(YamlTree.map(rule), "expr"));
+            }
+        }
+        assertThat(expressions).hasSizeGreaterThanOrEqualTo(5);
+        assertThat(expressions).flatMap(PromQl::metricNames).allMatch(MetricCatalog::known)
+            .contains("tributary_replication_slot_retained_wal_bytes", "tributary_replication_lag_seconds",
+                "tributary_storage_dead_letters_total", "tributary_storage_write_seconds_bucket");
+        Manifest prometheusRule = K8S.ofKind("PrometheusRule").get(0);
+        assertThat(YamlTree.list(YamlTree.map(prometheusRule.body(), "spec"), "groups")).isEqualTo(groups);
+    }
+
+    @Test
     void grafanaDashboardConsumerGroupsAreTheLaunchersGroups() {
         GrafanaDashboard dashboard = GrafanaDashboard.repository();
         String prefix = dashboard.variableDefaults().get("prefix");
@@ -285,7 +310,7 @@ class DeploymentFilesTest {
         for (String expression : dashboard.expressions()) {
             String query = dashboard.substituteDefaults(expression);
             matchers.addAll(PromQl.matchers(query, "consumergroup"));
-            matchers.addAll(PromQl.matchers(query, "group"));
+            matchers.addAll(PromQl.matchers(query, "consumer_group"));
         }
         assertThat(matchers).isNotEmpty();
         for (LabelMatcher matcher : matchers) {

@@ -9,9 +9,25 @@ import java.util.Set;
 public final class MetricCatalog {
 
     /** Served by every Tributary process (Micrometer gauges; the registry binds no JVM or process meters). */
-    public static final Set<String> TRIBUTARY = Set.of("pending_snapshot_count", "active_snapshot_count",
-        "total_stream_count", "active_stream_count", "tributary_snapshot_rows", "tributary_snapshot_chunks",
-        "tributary_snapshot_failed_tables", "tributary_consumer_lag", "tributary_consumer_members");
+    public static final Set<String> TRIBUTARY = Set.of("tributary_pending_snapshot_count",
+        "tributary_active_snapshot_count", "tributary_total_stream_count", "tributary_active_stream_count",
+        "tributary_snapshot_rows", "tributary_snapshot_chunks", "tributary_snapshot_failed_tables",
+        "tributary_consumer_lag", "tributary_consumer_members");
+
+    /** The unprefixed names of the autoscaling gauges, served as aliases of their {@code tributary_} names. */
+    public static final Set<String> ALIASES = Set.of("pending_snapshot_count", "active_snapshot_count",
+        "total_stream_count", "active_stream_count");
+
+    /**
+     * Served by the processes that run it: the replication slot (ingest), the storage writers (storage), the
+     * replication lag (every run).
+     */
+    public static final Set<String> TRIBUTARY_BY_ROLE = Set.of("tributary_replication_lag_seconds",
+        "tributary_replication_slot_retained_wal_bytes", "tributary_replication_slot_confirmed_flush_lag_bytes",
+        "tributary_replication_slot_active", "tributary_storage_write_seconds_bucket",
+        "tributary_storage_write_seconds_count", "tributary_storage_write_seconds_sum",
+        "tributary_storage_dead_letters_total", "tributary_storage_retries_total", "tributary_storage_ops_total",
+        "tributary_storage_records_total");
 
     /** Served by kafka-exporter (danielqsj/kafka-exporter), when one runs. */
     public static final Set<String> KAFKA_EXPORTER = Set.of("kafka_consumergroup_lag", "kafka_consumergroup_lag_sum",
@@ -25,6 +41,7 @@ public final class MetricCatalog {
 
     /** Whether anyone serves {@code metric}. */
     public static boolean known(String metric) {
-        return TRIBUTARY.contains(metric) || KAFKA_EXPORTER.contains(metric) || PROMETHEUS.contains(metric);
+        return TRIBUTARY.contains(metric) || ALIASES.contains(metric) || TRIBUTARY_BY_ROLE.contains(metric)
+            || KAFKA_EXPORTER.contains(metric) || PROMETHEUS.contains(metric);
     }
 }

@@ -77,6 +77,9 @@ class EndToEndIT {
         });
         assertThat(report.get("consumer_groups")).extracting(group -> group.get("group").asText())
             .contains(services.topicPrefix() + "snapshot-workers", services.topicPrefix() + "storage-writer-g1");
+        assertThat(report.at("/replication_slot/active").asBoolean()).as("no ingest attached after the run").isFalse();
+        assertThat(report.at("/replication_slot/retained_wal_bytes").isNumber()).as(status.out()).isTrue();
+        assertThat(report.at("/replication_slot/above_warning").asBoolean()).isFalse();
 
         long sourceReads = settledTupleReads(source);
         Files.writeString(rules, SECOND_RULES);

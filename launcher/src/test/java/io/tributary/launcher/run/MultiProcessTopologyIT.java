@@ -192,12 +192,26 @@ class MultiProcessTopologyIT {
         Set<String> queried = new TreeSet<>(GrafanaDashboard.repository().metricNames());
         queried.removeAll(MetricCatalog.KAFKA_EXPORTER);
         queried.removeAll(MetricCatalog.PROMETHEUS);
+        queried.removeAll(MetricCatalog.TRIBUTARY_BY_ROLE);
         queried.addAll(MetricCatalog.TRIBUTARY);
+        queried.addAll(MetricCatalog.ALIASES);
         withLogs(() -> {
             for (LauncherProcess process : processes) {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
-                    .untilAsserted(() -> assertThat(metricNames(process.metrics())).as(process.name())
-                        .containsAll(queried));
+                    .untilAsserted(() -> {
+                        Set<String> served = metricNames(process.metrics());
+                        assertThat(served).as(process.name()).containsAll(queried)
+                            .as("%s binds its Kafka clients", process.name())
+                            .anyMatch(name -> name.startsWith("kafka_admin_client_"));
+                        if (process.name().startsWith("ingest")) {
+                            assertThat(served).contains("tributary_replication_slot_retained_wal_bytes",
+                                "tributary_replication_slot_confirmed_flush_lag_bytes");
+                        }
+                        if (process.name().startsWith("storage-writer")) {
+                            assertThat(served).contains("tributary_storage_write_seconds_bucket",
+                                "tributary_storage_dead_letters_total", "tributary_storage_retries_total");
+                        }
+                    });
             }
         });
     }

@@ -1,7 +1,9 @@
 package io.tributary.writer.internals;
 
 import io.tributary.writer.WriterStats;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /** The live counters behind {@link WriterStats}. Thread-safe. */
 public final class WriterCounters {
@@ -15,6 +17,7 @@ public final class WriterCounters {
     private final LongAdder fencedBatches = new LongAdder();
     private final LongAdder checkpointsPublished = new LongAdder();
     private final LongAdder commitNanos = new LongAdder();
+    private volatile LongConsumer commitListener = nanos -> { };
 
     /**
      * A batch of {@code records} records with {@code ops} ops committed, its transaction (retries included)
@@ -25,6 +28,15 @@ public final class WriterCounters {
         batchesCommitted.increment();
         opsWritten.add(ops);
         commitNanos.add(nanos);
+        commitListener.accept(nanos);
+    }
+
+    /**
+     * Hears the duration in nanoseconds of every batch transaction committed from now on, on the committing
+     * thread (it must be quick and must not throw); replaces the previous listener.
+     */
+    public void onCommitted(LongConsumer listener) {
+        commitListener = Objects.requireNonNull(listener, "listener");
     }
 
     /** A poison record was dead-lettered. */
