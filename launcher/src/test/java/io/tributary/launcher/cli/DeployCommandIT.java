@@ -113,6 +113,23 @@ class DeployCommandIT {
     }
 
     @Test
+    void aStarOverATableWhoseKeyIsNotNamedIdIsRejectedNamingTheKeyToSelect(TestServices services) throws Exception {
+        PostgresDatabase storage = services.newDatabase();
+        PostgresDatabase source = services.newDatabase();
+        source.execute("CREATE TABLE accounts (account_no int PRIMARY KEY, id text)");
+        Path rules = Files.writeString(dir.resolve("star.yaml"),
+            "bucket_definitions:\n  all:\n    data:\n      - SELECT * FROM accounts\n");
+
+        CommandLineHarness result = CommandLineHarness.run("deploy", "--config", config(storage, source).toString(),
+            rules.toString());
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(result.err()).contains(rules + ":4:16: all.data[0] outputs id from column id of public.accounts, "
+            + "but its primary key is (account_no)").contains("select account_no AS id");
+        assertNoGroup(storage);
+    }
+
+    @Test
     void idsThatAreThePrimaryKeyAreAccepted(TestServices services) throws Exception {
         PostgresDatabase storage = services.newDatabase();
         PostgresDatabase source = services.newDatabase();
