@@ -3,6 +3,7 @@ package io.tributary.syncrules;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.internals.eval.BucketDefinition;
 import io.tributary.syncrules.internals.eval.CompiledRules;
+import io.tributary.syncrules.internals.eval.DataQuery;
 import io.tributary.syncrules.internals.eval.RulesCompiler;
 import io.tributary.syncrules.internals.yaml.RulesDocument;
 import io.tributary.syncrules.internals.yaml.RulesYaml;
@@ -90,6 +91,22 @@ public final class SyncRules {
             }
         }
         return matching;
+    }
+
+    /**
+     * Where each data query's output {@code id} comes from, over all definitions in document order: the source
+     * column and the position of the item that produces it. A source row's id must be its table's key for one
+     * row's versions to stay in order downstream; this is what a deploy checks against the source catalog.
+     */
+    public List<DataQueryId> dataQueryIds() {
+        List<DataQueryId> ids = new ArrayList<>();
+        for (BucketDefinition definition : rules.definitions()) {
+            for (DataQuery query : definition.dataQueries()) {
+                ids.add(new DataQueryId(query.location(), query.tables().toString(), query::reads, query.idColumn(),
+                    query.idLine(), query.idColumnNumber()));
+            }
+        }
+        return List.copyOf(ids);
     }
 
     /** Whether at least one data query reads {@code sourceTable} ({@code schema.table}). */

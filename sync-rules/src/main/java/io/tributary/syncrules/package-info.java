@@ -66,7 +66,9 @@
  *       {@link io.tributary.syncrules.Edition}; docs/sync-rules.md has the table per type).</li>
  *   <li>{@code id}: every query must output {@code id} (a column {@code id} via {@code *} or by name, or
  *       {@code x AS id}), else parsing fails. The row id is a string's content or a number's text; a row whose id
- *       is null, missing or another kind is reported as an {@link io.tributary.syncrules.EvaluationError}.</li>
+ *       is null, missing or another kind is reported as an {@link io.tributary.syncrules.EvaluationError}. Deploying
+ *       rules also requires the id to be the source table's single-column primary key (checked against the
+ *       source catalog, see {@link io.tributary.syncrules.SyncRules#dataQueryIds()}).</li>
  * </ul>
  *
  * <h2>Conditions</h2>

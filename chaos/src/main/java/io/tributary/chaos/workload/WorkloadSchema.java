@@ -16,7 +16,8 @@ import java.util.Random;
  *   <li>{@code items (id bigint)}: nearly every supported column type, scalar and array, NULLs included.</li>
  *   <li>{@code docs (id uuid)}: bodies large enough to be TOASTed, updated without touching them.</li>
  *   <li>{@code notes (id text)}: non-ASCII text keys.</li>
- *   <li>{@code lines (order_id, line_no)}: a composite key, and an {@code id} column for the rules.</li>
+ *   <li>{@code lines (id)}: a text key {@code order_id-line_no}, with {@code (order_id, line_no)} unique; a key
+ *       change moves a line to another order and line number (a data query's id must be the primary key).</li>
  * </ul>
  *
  * @param accounts number of accounts
@@ -63,8 +64,8 @@ public record WorkloadSchema(int accounts, int items, int orders) {
             + " letter char(3), ref uuid)",
         "CREATE TABLE docs (id uuid PRIMARY KEY, owner text NOT NULL, body text, meta jsonb, version integer)",
         "CREATE TABLE notes (id text PRIMARY KEY, owner text NOT NULL, body text, created timestamptz)",
-        "CREATE TABLE lines (order_id integer, line_no integer, id text NOT NULL, owner text NOT NULL, sku text,"
-            + " qty integer, amount numeric, PRIMARY KEY (order_id, line_no))");
+        "CREATE TABLE lines (order_id integer NOT NULL, line_no integer NOT NULL, id text PRIMARY KEY,"
+            + " owner text NOT NULL, sku text, qty integer, amount numeric, UNIQUE (order_id, line_no))");
 
     public WorkloadSchema {
         if (accounts < 2 || items < 1 || orders < 1) {

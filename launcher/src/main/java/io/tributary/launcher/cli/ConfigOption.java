@@ -36,4 +36,18 @@ public final class ConfigOption {
             + "storage.url (or TRIBUTARY_STORAGE_URL): the embedded storage only lives inside `tributary run`")));
         return Environment.connectOrFail("storage", storage, "storage.url");
     }
+
+    /**
+     * A connection to the configured source, for commands that read its catalog.
+     *
+     * @param command the command's name, for the message
+     * @throws ConfigException if no source is configured (the embedded one only lives inside {@code run})
+     * @throws io.tributary.launcher.env.ServiceUnavailableException if it cannot be reached
+     */
+    public static Connection connectSource(TributaryConfig settings, String command) {
+        JdbcEndpoint source = settings.source().orElseThrow(() -> new ConfigException(List.of(command + " needs "
+            + "source.url (or TRIBUTARY_SOURCE_URL) to check the rules against the source's primary keys: the "
+            + "embedded source only lives inside `tributary run`")));
+        return Environment.connectOrFail("source", source, "source.url");
+    }
 }

@@ -40,12 +40,16 @@ public final class Deployments {
 
     /**
      * Deploys rules unless the newest group already holds exactly them (what {@code run} does at start, like
-     * the reference service).
+     * the reference service). Rules that are deployed are first checked against {@code source}'s primary keys
+     * ({@link RowIdKeys}); rules already deployed are not checked again.
      *
+     * @param file where the rules came from, for messages
      * @return the new group, or empty if nothing changed
+     * @throws RulesFile.InvalidRulesException if a data query's id is not its table's primary key
      */
-    public static Optional<SyncRulesGroup> deployIfChanged(Connection storage, String rules) throws SQLException {
-        SyncRules.parse(rules);
+    public static Optional<SyncRulesGroup> deployIfChanged(Connection storage, String rules, Connection source,
+                                                           String file) throws SQLException {
+        SyncRules parsed = SyncRules.parse(rules);
         Migrations.migrate(storage);
         // Processes starting together with the same new rules must deploy them once: compare and create under
         // a session lock.
@@ -56,6 +60,7 @@ public final class Deployments {
                 if (!groups.isEmpty() && groups.get(groups.size() - 1).content().equals(rules)) {
                     return Optional.empty();
                 }
+                RowIdKeys.check(source, parsed, file);
                 return Optional.of(deploy(storage, rules));
             } finally {
                 lock.execute("SELECT pg_advisory_unlock(" + DEPLOY_LOCK + ")");

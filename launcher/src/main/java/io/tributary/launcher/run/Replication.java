@@ -20,6 +20,7 @@ import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.topics.messages.Lsn;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -152,7 +153,11 @@ public final class Replication {
             Optional<String> rules = config.syncRules().map(RulesFile::read)
                 .or(() -> environment.embeddedSource() ? Optional.of(SampleDataset.syncRules()) : Optional.empty());
             if (rules.isPresent()) {
-                Optional<SyncRulesGroup> deployed = Deployments.deployIfChanged(storage, rules.get());
+                String file = config.syncRules().map(Path::toString).orElse("the sample sync rules");
+                Optional<SyncRulesGroup> deployed;
+                try (Connection source = Environment.connect(environment.source())) {
+                    deployed = Deployments.deployIfChanged(storage, rules.get(), source, file);
+                }
                 deployed.ifPresent(group -> out.println("Deployed sync rules as group " + group.id()));
             }
         }

@@ -39,7 +39,7 @@ class HostileIdentifiersIT {
         + "  everything:\n"
         + "    data:\n"
         + "      - >-\n"
-        + "        SELECT * FROM " + TABLE + "\n";
+        + "        SELECT *, " + KEY + " AS id FROM " + TABLE + "\n";
 
     @TempDir
     Path dir;

@@ -65,6 +65,23 @@ class RunCommandErrorsIT {
     }
 
     @Test
+    void syncRulesWhoseIdIsNotThePrimaryKeyAreNotDeployedByARun(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        db.execute("CREATE TABLE users (user_id bigint PRIMARY KEY, email text)");
+        Files.writeString(dir.resolve("rules.yaml"), "bucket_definitions:\n  a:\n    data:\n"
+            + "      - SELECT email AS id FROM users\n");
+        Path config = Files.writeString(dir.resolve("tributary.yaml"), "source:\n  url: " + db.jdbcUrl()
+            + "\nstorage:\n  url: " + db.jdbcUrl() + "\nkafka:\n  bootstrap_servers: "
+            + services.kafkaBootstrapServers() + "\nsync_rules: rules.yaml\nmetrics:\n  port: 0\n");
+
+        CommandLineHarness result = CommandLineHarness.run("run", "--config", config.toString());
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(result.err()).contains("rules.yaml:4:16: a.data[0] outputs id from column email of public.users")
+            .contains("select user_id AS id");
+    }
+
+    @Test
     void badSyncRulesNameTheFileLineAndColumn(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
         Files.writeString(dir.resolve("rules.yaml"), "bucket_definitions:\n  a:\n    data:\n      - SELECT * FROM t"

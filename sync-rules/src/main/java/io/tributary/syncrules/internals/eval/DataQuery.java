@@ -9,6 +9,7 @@ import io.tributary.syncrules.internals.sql.Identifier;
 import io.tributary.syncrules.internals.sql.Query;
 import io.tributary.syncrules.internals.sql.SqlException;
 import io.tributary.syncrules.internals.sql.TableRef;
+import io.tributary.syncrules.internals.yaml.ScalarText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,9 +29,13 @@ public final class DataQuery {
     private final WherePlan where;
     private final OutputPlan output;
     private final List<String> columns;
+    private final int idLine;
+    private final int idColumnNumber;
 
     private DataQuery(String location, TablePattern tables, Optional<String> alias, WherePlan where,
-                      OutputPlan output, List<String> columns) {
+                      OutputPlan output, List<String> columns, int idLine, int idColumnNumber) {
+        this.idLine = idLine;
+        this.idColumnNumber = idColumnNumber;
         this.location = location;
         this.tables = tables;
         this.alias = alias;
@@ -39,8 +44,11 @@ public final class DataQuery {
         this.columns = columns;
     }
 
-    /** Compiles data query {@code index} of {@code definition}, whose parameters are {@code parameters}. */
-    static DataQuery compile(String definition, List<String> parameters, int index, Query query)
+    /**
+     * Compiles data query {@code index} of {@code definition}, whose parameters are {@code parameters};
+     * {@code text} is the query's YAML scalar, for positions.
+     */
+    static DataQuery compile(String definition, List<String> parameters, int index, Query query, ScalarText text)
         throws SqlException {
         if (query.from().isEmpty()) {
             throw new SqlException(query.offset(), "data query needs FROM <table>");
@@ -64,7 +72,8 @@ public final class DataQuery {
         WherePlan where = new WhereCompiler(definition, parameters, operands).compile(query.where(),
             query.whereOffset());
         List<String> columns = new ArrayList<>(operands.columns());
-        return new DataQuery(definition + ".data[" + index + "]", tables, alias, where, output, List.copyOf(columns));
+        return new DataQuery(definition + ".data[" + index + "]", tables, alias, where, output, List.copyOf(columns),
+            text.lineAt(output.idOffset()), text.columnAt(output.idOffset()));
     }
 
     /**
@@ -83,6 +92,21 @@ public final class DataQuery {
     /** Where the query is in the rules, e.g. {@code by_user.data[0]}. */
     public String location() {
         return location;
+    }
+
+    /** The source column the output {@code id} is read from; empty when the id is a literal. */
+    public Optional<String> idColumn() {
+        return output.idColumn();
+    }
+
+    /** The 1-based line in the document of the SELECT item that produces the id. */
+    public int idLine() {
+        return idLine;
+    }
+
+    /** The 1-based column in the document of the SELECT item that produces the id. */
+    public int idColumnNumber() {
+        return idColumnNumber;
     }
 
     /** The tables the query reads. */

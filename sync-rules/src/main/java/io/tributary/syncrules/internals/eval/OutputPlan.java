@@ -45,10 +45,12 @@ final class OutputPlan {
 
     private final Field[] fields;
     private final ValueSource<ObjectNode> id;
+    private final int idOffset;
 
-    private OutputPlan(List<Field> fields, ValueSource<ObjectNode> id) {
+    private OutputPlan(List<Field> fields, ValueSource<ObjectNode> id, int idOffset) {
         this.fields = fields.toArray(new Field[0]);
         this.id = id;
+        this.idOffset = idOffset;
     }
 
     /**
@@ -58,6 +60,8 @@ final class OutputPlan {
     static OutputPlan compile(int queryOffset, List<SelectItem> items, RowOperands operands,
                               Set<String> qualifiers) throws SqlException {
         Map<String, ValueSource<ObjectNode>> named = new LinkedHashMap<>();
+        int idOffset = -1;
+        int starOffset = -1;
         boolean star = false;
         for (SelectItem item : items) {
             if (item instanceof SelectItem.Star s) {
@@ -69,12 +73,16 @@ final class OutputPlan {
                     throw new SqlException(s.offset(), "* can only be selected once");
                 }
                 star = true;
+                starOffset = s.offset();
             } else {
                 SelectItem.Value value = (SelectItem.Value) item;
                 ValueSource<ObjectNode> source = operands.resolve(value.expression());
                 String key = outputKey(value);
                 if (named.putIfAbsent(key, source) != null) {
                     throw new SqlException(value.offset(), "duplicate output column '" + key + "'");
+                }
+                if (key.equals("id")) {
+                    idOffset = value.offset();
                 }
             }
         }
@@ -93,12 +101,23 @@ final class OutputPlan {
         Optional<ValueSource<ObjectNode>> id = Optional.ofNullable(named.get("id"));
         if (id.isEmpty() && star) {
             id = Optional.of(new RowOperands.Column("id"));
+            idOffset = starOffset;
         }
         if (id.isEmpty()) {
             throw new SqlException(queryOffset, "data query must output an id: select a column named id, *, "
                 + "or an expression AS id");
         }
-        return new OutputPlan(fields, id.get());
+        return new OutputPlan(fields, id.get(), idOffset);
+    }
+
+    /** The source column the id is read from; empty when the id is a literal. */
+    Optional<String> idColumn() {
+        return id instanceof RowOperands.Column column ? Optional.of(column.name()) : Optional.empty();
+    }
+
+    /** The 0-based offset in the query of the item that produces the id ({@code ... AS id}, {@code id} or *). */
+    int idOffset() {
+        return idOffset;
     }
 
     /** Whether the output needs every column of the row ({@code *} among the items). */

@@ -63,7 +63,7 @@ public final class RulesCompiler {
             }
             int index = i;
             List<String> declared = parameters;
-            compile(text, () -> DataQuery.compile(source.name(), declared, index, parsed.get()))
+            compile(text, () -> DataQuery.compile(source.name(), declared, index, parsed.get(), text))
                 .ifPresent(dataQueries::add);
         }
         if (problems.size() > before) {

@@ -37,6 +37,16 @@ public final class ScalarText {
         return new Problem(source.line(index), source.column(index), message);
     }
 
+    /** The 1-based line in the document of {@code offset} in the value. */
+    public int lineAt(int offset) {
+        return source.line(sourceIndex(offset));
+    }
+
+    /** The 1-based column in the document of {@code offset} in the value. */
+    public int columnAt(int offset) {
+        return source.column(sourceIndex(offset));
+    }
+
     /** The problem at the start of the scalar node. */
     public Problem problemAtStart(String message) {
         int index = source.charIndex(node.getStartMark());

@@ -1,0 +1,89 @@
+package io.tributary.launcher.lifecycle;
+
+import io.tributary.source.catalog.KeySource;
+import io.tributary.source.catalog.SourceCatalog;
+import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableSchema;
+import io.tributary.syncrules.DataQueryId;
+import io.tributary.syncrules.SourceTable;
+import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.messages.TableId;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks, against the source catalog, that every data query's output {@code id} is its table's primary key: a
+ * single key column, selected as is, aliased {@code AS id}, or through {@code *} when that column is named
+ * {@code id}.
+ *
+ * <p>{@code rows} is keyed by table and primary key, and each partition's writer allocates op ids on its own. An id
+ * that is another column (or one column of a composite key) lets a change of its value become a REMOVE of the old
+ * id and a PUT of the new one in two partitions, whose op ids are not ordered: the row can vanish on the client.
+ * Rules reading such a table are therefore refused at deploy. Wildcard table patterns are checked for every
+ * matching table the source has now; tables not yet in the source, and tables capture refuses (no key, a column
+ * type it cannot encode), are not checked.
+ */
+public final class RowIdKeys {
+
+    private RowIdKeys() {
+    }
+
+    /**
+     * Checks {@code rules} against the tables of {@code source} (a connection the caller owns).
+     *
+     * @param file where the rules came from, for the message (a path, or a name such as the sample rules)
+     * @throws RulesFile.InvalidRulesException naming the file, line and column of every offending id, the table,
+     *                                         its primary key and the fix
+     */
+    public static void check(Connection source, SyncRules rules, String file) throws SQLException {
+        SourceCatalog catalog = new SourceCatalog(source);
+        List<TableId> tables = catalog.listAllUserTables();
+        List<String> problems = new ArrayList<>();
+        for (DataQueryId id : rules.dataQueryIds()) {
+            for (TableId table : tables) {
+                if (id.reads(new SourceTable(table.schema(), table.name()))) {
+                    problem(catalog, table, id).ifPresent(message -> problems.add(file + ":" + id.line() + ":"
+                        + id.column() + ": " + message));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            StringBuilder message = new StringBuilder("Sync rules in " + file + " do not fit the source tables:");
+            problems.forEach(problem -> message.append(System.lineSeparator()).append("  ").append(problem));
+            throw new RulesFile.InvalidRulesException(message.toString(), null);
+        }
+    }
+
+    private static Optional<String> problem(SourceCatalog catalog, TableId table, DataQueryId id)
+        throws SQLException {
+        TableSchema schema;
+        try {
+            schema = catalog.describe(table);
+        } catch (SourceSchemaException e) {
+            // No key at all, or a column capture cannot encode: capture refuses the table, naming it and the fix,
+            // while the other tables replicate. A deploy after the fix checks its ids.
+            return Optional.empty();
+        }
+        List<String> key = schema.keyColumns();
+        String keyName = schema.keySource() == KeySource.PRIMARY_KEY ? "primary key"
+            : "key (a replica identity index; it has no primary key)";
+        String keyColumns = "(" + String.join(", ", key) + ")";
+        if (key.size() > 1) {
+            return Optional.of(id.query() + " reads " + table + ", whose " + keyName + " " + keyColumns
+                + " has " + key.size() + " columns; a data query's id must be a single-column primary key, so one "
+                + "row's changes stay in order: give " + table + " a single-column primary key and select it as id");
+        }
+        String column = key.get(0);
+        if (id.sourceColumn().filter(column::equals).isPresent()) {
+            return Optional.empty();
+        }
+        String found = id.sourceColumn().map(c -> "column " + c).orElse("a literal");
+        String fix = column.equals("id") ? "select id (or *)" : "select " + column + " AS id";
+        return Optional.of(id.query() + " outputs id from " + found + " of " + table + ", but its " + keyName
+            + " is " + keyColumns + "; a data query's id must be its table's primary key, so one row's changes stay "
+            + "in order: " + fix);
+    }
+}
