@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -88,13 +89,12 @@ final class ChangesProducer implements AutoCloseable {
         requireTransaction();
         if (message instanceof RowKeyed keyed) {
             RowKey key = keyed.rowKey();
-            producer.send(TopicCodec.CHANGES.recordByKey(topic, partitions, message), (metadata, error) -> {
+            sendInTransaction(TopicCodec.CHANGES.recordByKey(topic, partitions, message), (metadata, error) -> {
                 if (error != null) {
                     failure.compareAndSet(null, error instanceof RecordTooLargeException
                         ? new RecordTooLargeException(oversized(key, error), error) : error);
                 }
             });
-            sent++;
         } else {
             for (ProducerRecord<byte[], byte[]> record
                 : TopicCodec.CHANGES.recordsToEveryPartition(topic, partitions, message)) {
@@ -106,11 +106,29 @@ final class ChangesProducer implements AutoCloseable {
     /** Sends {@code record} as it is (explicit topic and partition) in the open transaction. */
     void send(ProducerRecord<byte[], byte[]> record) {
         requireTransaction();
-        producer.send(record, (metadata, error) -> {
+        sendInTransaction(record, (metadata, error) -> {
             if (error != null) {
                 failure.compareAndSet(null, error);
             }
         });
+    }
+
+    /**
+     * Hands {@code record} to the producer. A record the producer refuses at once (one too large for its limits)
+     * puts the transaction in an error state, and every later send of it then throws: that throw is reported with the
+     * first failure of the transaction (which names the row and the limits to raise), and the transaction aborted.
+     */
+    private void sendInTransaction(ProducerRecord<byte[], byte[]> record, Callback callback) {
+        try {
+            producer.send(record, callback);
+        } catch (KafkaException e) {
+            Exception first = failure.get();
+            ChangesDeliveryException failed = new ChangesDeliveryException("Kafka refused a record of " + topic
+                + " (the transaction is aborted): " + (first != null ? first.getMessage() : e.getMessage()),
+                first != null ? first : e);
+            abortQuietly(failed);
+            throw failed;
+        }
         sent++;
     }
 
