@@ -9,6 +9,8 @@ import io.tributary.launcher.inspect.ConsumerGroupStatus;
 import io.tributary.launcher.inspect.Status;
 import io.tributary.launcher.run.Pipeline;
 import io.tributary.snapshot.SnapshotWorkerConfig;
+import io.tributary.storage.compact.StorageFigures;
+import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.progress.WindowProgress;
 import io.tributary.stream.StreamWorkerConfig;
@@ -16,6 +18,9 @@ import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.TableId;
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -29,8 +34,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code tributary status}: groups, tables, workers and lag. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show sync rules groups (state, checkpoint op_id and LSN, writer lag), tables (rows done / "
-        + "estimated, snapshot state), and the consumer groups doing the work (members, lag).")
+    description = "Show sync rules groups (state, checkpoint op_id and LSN, storage size and ops per live row), "
+        + "tables (rows done / estimated, snapshot state), and the consumer groups doing the work (members, lag).")
 public final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,23 +60,36 @@ public final class StatusCommand implements Callable<Integer> {
             return Admin.create(Environment.adminProperties(client));
         });
         Status status;
+        Map<Long, StorageFigures> sizes;
         try (Connection storage = ConfigOption.connectStorage(settings, "status")) {
             status = Status.read(storage, admin, SnapshotWorkerConfig.consumerGroup(topics),
                 StreamWorkerConfig.applicationId(topics), group -> group.consumerGroup(topics.prefix()));
+            sizes = sizes(storage, status);
         } finally {
             admin.ifPresent(Admin::close);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(toJson(status)));
+            out.println(JSON.writeValueAsString(toJson(status, sizes)));
         } else {
-            printText(status, out);
+            printText(status, sizes, out);
         }
         out.flush();
         return ExitCodes.OK;
     }
 
-    private static ObjectNode toJson(Status status) {
+    /** Storage figures of every group whose storage exists (every op is read once to count live rows). */
+    private static Map<Long, StorageFigures> sizes(Connection storage, Status status) throws SQLException {
+        Map<Long, StorageFigures> sizes = new HashMap<>();
+        for (SyncRulesGroup group : status.groups()) {
+            if (group.state() != GroupState.TERMINATED) {
+                sizes.put(group.id(), StorageFigures.of(storage, group.id()));
+            }
+        }
+        return sizes;
+    }
+
+    private static ObjectNode toJson(Status status, Map<Long, StorageFigures> sizes) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode groups = root.putArray("groups");
         for (SyncRulesGroup group : status.groups()) {
@@ -79,6 +97,11 @@ public final class StatusCommand implements Callable<Integer> {
             group.checkpoint().ifPresentOrElse(checkpoint -> node.putObject("checkpoint")
                     .put("op_id", Long.toString(checkpoint.opId())).put("lsn", checkpoint.lsn()),
                 () -> node.putNull("checkpoint"));
+            StorageFigures size = sizes.get(group.id());
+            if (size != null) {
+                node.putObject("storage").put("bytes", size.bytes()).put("ops", size.ops())
+                    .put("live_rows", size.liveRows()).put("ops_per_live_row", size.opsPerLiveRow());
+            }
         }
         ArrayNode tables = root.putArray("tables");
         for (WindowProgress window : status.tables()) {
@@ -97,7 +120,7 @@ public final class StatusCommand implements Callable<Integer> {
         return root;
     }
 
-    private static void printText(Status status, PrintWriter out) {
+    private static void printText(Status status, Map<Long, StorageFigures> sizes, PrintWriter out) {
         out.println("Sync rules groups:");
         if (status.groups().isEmpty()) {
             out.println("  none deployed (tributary deploy)");
@@ -105,6 +128,11 @@ public final class StatusCommand implements Callable<Integer> {
         for (SyncRulesGroup group : status.groups()) {
             out.printf("  %d %-10s %s%n", group.id(), group.state(), group.checkpoint()
                 .map(c -> "checkpoint op_id " + c.opId() + ", LSN " + c.lsn()).orElse("no checkpoint yet"));
+            StorageFigures size = sizes.get(group.id());
+            if (size != null) {
+                out.printf("    storage %d MiB, %d ops, %d live rows (%.2f ops per live row)%n",
+                    size.bytes() / (1024 * 1024), size.ops(), size.liveRows(), size.opsPerLiveRow());
+            }
         }
         out.println("Tables:");
         for (WindowProgress window : status.tables()) {
