@@ -19,11 +19,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Compaction of storage a real storage writer filled, and what {@code /sync/stream} serves afterwards. */
 @RealServices
 class CompactionIT {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CompactionIT.class);
     private static final String TODOS = "by_user[\"u1\"]";
     private static final String LISTS = "global[]";
     private static final int ROUNDS = 12;
@@ -48,6 +51,8 @@ class CompactionIT {
             CompactionResult result = compact(f);
 
             StorageFigures compacted = figures(f);
+            LOG.info("Storage before compaction {} ({} ops per live row), after {} ({})", unCompacted,
+                unCompacted.opsPerLiveRow(), compacted, compacted.opsPerLiveRow());
             assertThat(result.checkpoint()).isEqualTo(last.opId());
             assertThat(result.moved()).isPositive();
             assertThat(result.cleared()).isPositive();
