@@ -344,6 +344,41 @@ class PowerSyncClientIT {
     }
 
     @Test
+    void aClientBehindACompactionReadsTheClearAndConverges() throws Exception {
+        SyncProxy behindProxy = proxy();
+        SyncClient behind = connected("compact-behind", 16, behindProxy);
+        behind.disconnect();
+        SyncClient watcher = connected("compact-watcher", 16, proxy());
+        for (int round = 0; round < 3; round++) {
+            pipeline.source().execute("UPDATE todos SET description = 'round " + round + "' WHERE owner_id = '"
+                + user(16) + "'");
+            awaitConverged(watcher, 16);
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = Main.execute(new PrintWriter(out, true), new PrintWriter(err, true), "compact", "--config",
+            pipeline.configFile().toString());
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("folded into CLEAR");
+        int before = behindProxy.streams().size();
+        behind.connect(behindProxy.endpoint(), List.of(pipeline.tokens().token(user(16))), null);
+        awaitConverged(behind, 16);
+        assertThat(behindProxy.streams().subList(before, behindProxy.streams().size()).stream()
+            .flatMap(stream -> ops(stream).stream()))
+            .as("the resumed client reads the CLEAR of its todos bucket")
+            .anySatisfy(op -> assertThat(op.path("op").asText() + " " + op.path("bucket").asText())
+                .isEqualTo("CLEAR " + bucket("user_todos", 16)));
+        SyncProxy freshProxy = proxy();
+        connected("compact-fresh", 16, freshProxy);
+        assertThat(ops(freshProxy.streams().get(0))).as("a fresh client downloads the compacted bucket")
+            .filteredOn(op -> op.path("bucket").asText().equals(bucket("user_todos", 16)))
+            .first().satisfies(op -> assertThat(op.path("op").asText()).isEqualTo("CLEAR"));
+        awaitConverged(watcher, 16);
+    }
+
+    @Test
     void aBucketOfManyPagesSyncsWhole() throws Exception {
         long list = ServingPipeline.firstListOf(14);
         pipeline.source().execute("INSERT INTO todos SELECT 1000000 + t, " + list + ", '" + user(14)

@@ -1,6 +1,7 @@
 package io.tributary.launcher;
 
 import io.tributary.launcher.cli.BucketsCommand;
+import io.tributary.launcher.cli.CompactCommand;
 import io.tributary.launcher.cli.DeployCommand;
 import io.tributary.launcher.cli.RecoverCommand;
 import io.tributary.launcher.cli.ExitCodes;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tributary", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Replicates Postgres into bucket storage for offline-first sync clients, through Kafka.",
     subcommands = {RunCommand.class, DeployCommand.class, StatusCommand.class, BucketsCommand.class,
-        ResnapshotCommand.class, RecoverCommand.class, TokenCommand.class})
+        ResnapshotCommand.class, RecoverCommand.class, CompactCommand.class, TokenCommand.class})
 public final class Main {
 
     private Main() {

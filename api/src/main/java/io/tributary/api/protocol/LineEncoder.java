@@ -75,7 +75,8 @@ public final class LineEncoder {
 
     /**
      * {@code {"data": {bucket, after, next_after, has_more, data: [...]}}}. With {@code rawData} each op's
-     * {@code data} is the row's JSON text as a string; without, the row object itself (older clients).
+     * {@code data} is the row's JSON text as a string; without, the row object itself (older clients). A MOVE or CLEAR
+     * carries only its op id, op name and checksum, with {@code data} null, as PowerSync sends them.
      */
     public byte[] data(DataBatch batch, boolean rawData) {
         return line(g -> {
@@ -89,9 +90,11 @@ public final class LineEncoder {
                 g.writeStartObject();
                 g.writeStringField("op_id", Long.toString(op.opId()));
                 g.writeStringField("op", op.op().name());
-                g.writeStringField("object_type", op.objectType());
-                g.writeStringField("object_id", op.objectId());
-                g.writeStringField("subkey", op.subkey());
+                if (op.namesRow()) {
+                    g.writeStringField("object_type", op.objectType());
+                    g.writeStringField("object_id", op.objectId());
+                    g.writeStringField("subkey", op.subkey());
+                }
                 g.writeNumberField("checksum", op.checksum());
                 g.writeFieldName("data");
                 if (op.data() == null) {

@@ -24,6 +24,10 @@ import java.util.Map;
  * older than an entry is answered from storage without touching the entry. At most {@code maxBuckets} entries are
  * kept, least recently used evicted.
  *
+ * <p>Compaction keeps every bucket's sum at every checkpoint, so extending an entry stays right with one exception:
+ * a CLEAR op in {@code (cached, C]} carries the sum of ops at or below the entry too. Such a bucket is summed again
+ * from its first op. (The count, only a progress hint for clients, may then drop: compaction removes ops.)
+ *
  * <p>Thread-safe: steps are serialized, so concurrent streams at the same checkpoint share one read.
  */
 final class ChecksumCache {
@@ -68,30 +72,44 @@ final class ChecksumCache {
                 older.add(bucket);
             }
         }
-        Map<String, Entry> deltas = sums(connection, extend, from, opId);
+        Map<String, Sum> deltas = sums(connection, extend, from, opId);
+        List<String> cleared = new ArrayList<>();
+        for (int i = 0; i < extend.size(); i++) {
+            if (from.get(i) > 0 && deltas.get(extend.get(i)).cleared()) {
+                cleared.add(extend.get(i));
+            }
+        }
+        deltas.putAll(sums(connection, cleared, cleared.stream().map(b -> 0L).toList(), opId));
         for (int i = 0; i < extend.size(); i++) {
             String bucket = extend.get(i);
-            Entry base = entries.getOrDefault(bucket, new Entry(0, 0, 0));
-            Entry delta = deltas.get(bucket);
+            Entry base = cleared.contains(bucket) ? new Entry(0, 0, 0) : entries.getOrDefault(bucket,
+                new Entry(0, 0, 0));
+            Entry delta = deltas.get(bucket).entry();
             Entry next = new Entry(opId, Checksums.add(base.checksum(), delta.checksum()),
                 base.count() + delta.count());
             entries.put(bucket, next);
             result.put(bucket, next);
         }
-        result.putAll(sums(connection, older, older.stream().map(b -> 0L).toList(), opId));
+        sums(connection, older, older.stream().map(b -> 0L).toList(), opId)
+            .forEach((bucket, sum) -> result.put(bucket, sum.entry()));
         return result;
     }
 
-    private Map<String, Entry> sums(Connection connection, List<String> buckets, List<Long> after, long upto)
+    /** A bucket's ops in a range, and whether a CLEAR op is among them. */
+    private record Sum(Entry entry, boolean cleared) {
+    }
+
+    private Map<String, Sum> sums(Connection connection, List<String> buckets, List<Long> after, long upto)
         throws SQLException {
-        Map<String, Entry> sums = new HashMap<>();
+        Map<String, Sum> sums = new HashMap<>();
         if (buckets.isEmpty()) {
             return sums;
         }
         try (PreparedStatement select = connection.prepareStatement("SELECT r.bucket,"
-            + " coalesce(sum(d.checksum) % 4294967296, 0)::bigint, count(d.op_id)"
+            + " coalesce(sum(d.checksum) % 4294967296, 0)::bigint, count(d.op_id),"
+            + " coalesce(bool_or(d.op = 4), false)"
             + " FROM unnest(?::text[], ?::bigint[]) AS r(bucket, after)"
-            + " LEFT JOIN LATERAL (SELECT op_id, checksum FROM " + table + " d"
+            + " LEFT JOIN LATERAL (SELECT op_id, op, checksum FROM " + table + " d"
             + " WHERE d.bucket = r.bucket AND d.op_id > r.after AND d.op_id <= ?) d ON true GROUP BY r.bucket")) {
             Array names = connection.createArrayOf("text", buckets.toArray());
             Array afters = connection.createArrayOf("bigint", after.toArray());
@@ -100,7 +118,8 @@ final class ChecksumCache {
             select.setLong(3, upto);
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
-                    sums.put(rs.getString(1), new Entry(upto, rs.getLong(2), rs.getLong(3)));
+                    Entry entry = new Entry(upto, rs.getLong(2), rs.getLong(3));
+                    sums.put(rs.getString(1), new Sum(entry, rs.getBoolean(4)));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.tributary.api.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -62,6 +63,26 @@ class LineEncoderTest {
 
         String embedded = new String(encoder.data(batch, false), StandardCharsets.UTF_8);
         assertThat(embedded).contains("\"data\":{\"id\":\"l1\",\"n\":1.50}");
+    }
+
+    @Test
+    void moveAndClearCarryOnlyTheirIdNameAndChecksum() throws Exception {
+        DataBatch batch = new DataBatch("global[]", 0, 7, false, List.of(
+            new OpEntry(6, OpEntry.OpType.CLEAR, "", "", 4_000_000_000L, null),
+            new OpEntry(7, OpEntry.OpType.MOVE, "lists", "l1", 12, null)));
+
+        JsonNode ops = JSON.readTree(encoder.data(batch, true)).get("data").get("data");
+        assertThat(ops.get(0).toString())
+            .isEqualTo("{\"op_id\":\"6\",\"op\":\"CLEAR\",\"checksum\":4000000000,\"data\":null}");
+        assertThat(ops.get(1).toString())
+            .isEqualTo("{\"op_id\":\"7\",\"op\":\"MOVE\",\"checksum\":12,\"data\":null}");
+    }
+
+    @Test
+    void storageCodesMapToEveryOp() {
+        assertThat(List.of(1, 2, 3, 4)).extracting(OpEntry.OpType::ofStorageCode)
+            .containsExactly(OpEntry.OpType.PUT, OpEntry.OpType.REMOVE, OpEntry.OpType.MOVE, OpEntry.OpType.CLEAR);
+        assertThatThrownBy(() -> OpEntry.OpType.ofStorageCode(5)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

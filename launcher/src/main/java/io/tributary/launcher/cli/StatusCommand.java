@@ -10,6 +10,8 @@ import io.tributary.launcher.inspect.ReplicationSlot;
 import io.tributary.launcher.inspect.Status;
 import io.tributary.launcher.run.Pipeline;
 import io.tributary.snapshot.SnapshotWorkerConfig;
+import io.tributary.storage.compact.StorageFigures;
+import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.progress.WindowProgress;
 import io.tributary.stream.StreamWorkerConfig;
@@ -18,6 +20,8 @@ import io.tributary.topics.messages.TableId;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -31,8 +35,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code tributary status}: groups, tables, workers and lag. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show sync rules groups (state, checkpoint op_id and LSN, writer lag), tables (rows done / "
-        + "estimated, snapshot state), and the consumer groups doing the work (members, lag).")
+    description = "Show sync rules groups (state, checkpoint op_id and LSN, storage size and ops per live row), "
+        + "tables (rows done / estimated, snapshot state), and the consumer groups doing the work (members, lag).")
 public final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,16 +61,18 @@ public final class StatusCommand implements Callable<Integer> {
             return Admin.create(Environment.adminProperties(client));
         });
         Status status;
+        Map<Long, StorageFigures> sizes;
         try (Connection storage = ConfigOption.connectStorage(settings, "status")) {
             status = Status.read(storage, admin, SnapshotWorkerConfig.consumerGroup(topics),
                 StreamWorkerConfig.applicationId(topics), group -> group.consumerGroup(topics.prefix()));
+            sizes = sizes(storage, status);
         } finally {
             admin.ifPresent(Admin::close);
         }
         SlotReading slot = readSlot(settings);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            ObjectNode root = toJson(status);
+            ObjectNode root = toJson(status, sizes);
             slot.slot().ifPresentOrElse(s -> root.putObject("replication_slot").put("name", s.name())
                     .put("active", s.active()).put("retained_wal_bytes", s.retainedWalBytes())
                     .put("confirmed_flush_lag_bytes", s.confirmedFlushLagBytes())
@@ -76,7 +82,7 @@ public final class StatusCommand implements Callable<Integer> {
             slot.problem().ifPresent(problem -> root.put("replication_slot_problem", problem));
             out.println(JSON.writeValueAsString(root));
         } else {
-            printText(status, out);
+            printText(status, sizes, out);
             out.println("Replication slot:");
             out.println("  " + slot.slot().map(s -> s.describe()
                     + (s.retainsMoreThan(settings.replication().slotWalWarningBytes())
@@ -103,7 +109,18 @@ public final class StatusCommand implements Callable<Integer> {
         }
     }
 
-    private static ObjectNode toJson(Status status) {
+    /** Storage figures of every group whose storage exists (every op is read once to count live rows). */
+    private static Map<Long, StorageFigures> sizes(Connection storage, Status status) throws SQLException {
+        Map<Long, StorageFigures> sizes = new HashMap<>();
+        for (SyncRulesGroup group : status.groups()) {
+            if (group.state() != GroupState.TERMINATED) {
+                sizes.put(group.id(), StorageFigures.of(storage, group.id()));
+            }
+        }
+        return sizes;
+    }
+
+    private static ObjectNode toJson(Status status, Map<Long, StorageFigures> sizes) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode groups = root.putArray("groups");
         for (SyncRulesGroup group : status.groups()) {
@@ -111,6 +128,11 @@ public final class StatusCommand implements Callable<Integer> {
             group.checkpoint().ifPresentOrElse(checkpoint -> node.putObject("checkpoint")
                     .put("op_id", Long.toString(checkpoint.opId())).put("lsn", checkpoint.lsn()),
                 () -> node.putNull("checkpoint"));
+            StorageFigures size = sizes.get(group.id());
+            if (size != null) {
+                node.putObject("storage").put("bytes", size.bytes()).put("ops", size.ops())
+                    .put("live_rows", size.liveRows()).put("ops_per_live_row", size.opsPerLiveRow());
+            }
         }
         ArrayNode tables = root.putArray("tables");
         for (WindowProgress window : status.tables()) {
@@ -129,7 +151,7 @@ public final class StatusCommand implements Callable<Integer> {
         return root;
     }
 
-    private static void printText(Status status, PrintWriter out) {
+    private static void printText(Status status, Map<Long, StorageFigures> sizes, PrintWriter out) {
         out.println("Sync rules groups:");
         if (status.groups().isEmpty()) {
             out.println("  none deployed (tributary deploy)");
@@ -137,6 +159,11 @@ public final class StatusCommand implements Callable<Integer> {
         for (SyncRulesGroup group : status.groups()) {
             out.printf("  %d %-10s %s%n", group.id(), group.state(), group.checkpoint()
                 .map(c -> "checkpoint op_id " + c.opId() + ", LSN " + c.lsn()).orElse("no checkpoint yet"));
+            StorageFigures size = sizes.get(group.id());
+            if (size != null) {
+                out.printf("    storage %d MiB, %d ops, %d live rows (%.2f ops per live row)%n",
+                    size.bytes() / (1024 * 1024), size.ops(), size.liveRows(), size.opsPerLiveRow());
+            }
         }
         out.println("Tables:");
         for (WindowProgress window : status.tables()) {

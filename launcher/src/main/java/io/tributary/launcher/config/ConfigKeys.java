@@ -62,6 +62,13 @@ final class ConfigKeys {
     static final ConfigKey METRICS_PORT = integer("metrics.port", 9464, Rule.port(),
         "port of /metrics (Prometheus), /health/live and /health/ready; 0 = off");
 
+    static final ConfigKey COMPACTION_INTERVAL = integer("compaction.interval_seconds", 0,
+        new Rule(value -> (Integer) value >= 0, "seconds >= 0 (0 = off)"),
+        "how often `run` compacts the bucket storage of every ACTIVE group up to its checkpoint; 0 = never "
+            + "(`tributary compact` on demand)");
+    static final ConfigKey COMPACTION_BATCH_OPS = integer("compaction.batch_ops", 5_000, Rule.positive(),
+        "ops compaction reads per page, rewrites per statement and folds per transaction");
+
     static final ConfigKey API_PORT = integer("api.port", 8080, Rule.port(),
         "port of the sync API (POST /sync/stream, GET /write-checkpoint2.json); 0 = off");
     static final ConfigKey API_HOST = key("api.host", "0.0.0.0", Rule.ANY,
@@ -83,8 +90,9 @@ final class ConfigKeys {
         STORAGE_PASSWORD, KAFKA_BOOTSTRAP, KAFKA_TOPIC_PREFIX, KAFKA_PARTITIONS, KAFKA_REPLICATION_FACTOR,
         KAFKA_ROWS_TOMBSTONE_RETENTION, EMBEDDED_DATA_DIR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
-        SLOT_WAL_WARNING_MB, PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, API_PORT, API_HOST,
-        API_MAX_STREAMS, API_STORAGE_CONNECTIONS, CLIENT_AUTH_JWKS_URI, CLIENT_AUTH_JWKS_KEYS, CLIENT_AUTH_AUDIENCE,
+        SLOT_WAL_WARNING_MB, PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, COMPACTION_INTERVAL,
+        COMPACTION_BATCH_OPS, API_PORT, API_HOST, API_MAX_STREAMS, API_STORAGE_CONNECTIONS, CLIENT_AUTH_JWKS_URI,
+        CLIENT_AUTH_JWKS_KEYS, CLIENT_AUTH_AUDIENCE,
         CLIENT_AUTH_MAX_LIFETIME);
 
     static final Map<String, ConfigKey> BY_NAME = byName();

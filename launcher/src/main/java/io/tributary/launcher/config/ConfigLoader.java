@@ -130,7 +130,8 @@ public final class ConfigLoader {
             Duration.ofSeconds(integer(values, ConfigKeys.STARTUP_WAIT)), integer(values, ConfigKeys.METRICS_PORT),
             string(values, ConfigKeys.EMBEDDED_DATA_DIR).map(base::resolve).orElse(base.resolve(DEFAULT_DATA_DIR))
                 .normalize(),
-            api(values));
+            api(values), new CompactionConfig(Duration.ofSeconds(integer(values, ConfigKeys.COMPACTION_INTERVAL)),
+                integer(values, ConfigKeys.COMPACTION_BATCH_OPS)));
     }
 
     private static ApiConfig api(Map<ConfigKey, Object> values) {

@@ -17,10 +17,12 @@ import java.util.Optional;
  * @param embeddedDataDir where embedded Kafka ({@code kafka/}) and Postgres ({@code postgres/}) keep their data
  *     between runs, absolute
  * @param api the sync API
+ * @param compaction the background compaction of bucket storage
  */
 public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoint> storage, KafkaSettings kafka,
                               Optional<Path> syncRules, ReplicationSettings replication, Duration startupWait,
-                              int metricsPort, Path embeddedDataDir, ApiConfig api) {
+                              int metricsPort, Path embeddedDataDir, ApiConfig api,
+                              CompactionConfig compaction) {
 
     public TributaryConfig {
         Objects.requireNonNull(source, "source");
@@ -31,5 +33,6 @@ public record TributaryConfig(Optional<JdbcEndpoint> source, Optional<JdbcEndpoi
         Objects.requireNonNull(startupWait, "startupWait");
         Objects.requireNonNull(embeddedDataDir, "embeddedDataDir");
         Objects.requireNonNull(api, "api");
+        Objects.requireNonNull(compaction, "compaction");
     }
 }

@@ -66,6 +66,8 @@ public final class Pipeline implements AutoCloseable {
     /** How long provisioning and each part took to start, for the start-up log line. */
     private final List<String> startTimes = Collections.synchronizedList(new ArrayList<>());
     private volatile Optional<WriterSupervisor> writers = Optional.empty();
+    /** The storage role's background compaction, when {@code compaction.interval_seconds} is set. */
+    private volatile Optional<BackgroundCompaction> compaction = Optional.empty();
     /** This process's snapshot planner once created, for the storage role's recovery of a lost table log. */
     private final AtomicReference<SnapshotPlanner> snapshotPlanner = new AtomicReference<>();
     private final Duration supervisorInterval;
@@ -215,6 +217,9 @@ public final class Pipeline implements AutoCloseable {
             add(Role.Part.STORAGE_WRITERS, supervisor, supervisor::problem);
             supervisor.start(supervisorInterval);
             writers = Optional.of(supervisor);
+            if (config.compaction().background()) {
+                compaction = Optional.of(BackgroundCompaction.start(environment.storage(), config.compaction()));
+            }
             timed("storage writers", started);
         }
     }
@@ -326,6 +331,7 @@ public final class Pipeline implements AutoCloseable {
 
     @Override
     public void close() {
+        compaction.ifPresent(BackgroundCompaction::close);
         List<AutoCloseable> started;
         synchronized (parts) {
             started = new ArrayList<>(parts.values());
