@@ -50,4 +50,20 @@ public final class ConfigOption {
             + "embedded source only lives inside `tributary run`")));
         return Environment.connectOrFail("source", source, "source.url");
     }
+
+    /**
+     * Checks that source, storage and Kafka are all configured, for commands that change the running pipeline from
+     * outside it.
+     *
+     * @param command the command's name, for the message
+     * @param note what to add to the message (may be empty)
+     * @throws ConfigException naming the three settings (the embedded services only live inside {@code run})
+     */
+    public static void requireExternalServices(TributaryConfig settings, String command, String note) {
+        if (settings.source().isEmpty() || settings.storage().isEmpty()
+            || settings.kafka().bootstrapServers().isEmpty()) {
+            throw new ConfigException(List.of(command + " needs source.url, storage.url and kafka.bootstrap_servers"
+                + " (or their TRIBUTARY_* variables): embedded services only live inside `tributary run`" + note));
+        }
+    }
 }

@@ -2,7 +2,6 @@ package io.tributary.launcher.cli;
 
 import io.tributary.ingest.planner.PlannerConfig;
 import io.tributary.ingest.planner.SnapshotPlanner;
-import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.StartupWait;
@@ -53,12 +52,7 @@ public final class RecoverCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
-        if (settings.source().isEmpty() || settings.storage().isEmpty()
-            || settings.kafka().bootstrapServers().isEmpty()) {
-            throw new ConfigException(List.of("recover needs source.url, storage.url and kafka.bootstrap_servers"
-                + " (or their TRIBUTARY_* variables): embedded services only live inside `tributary run`, which"
-                + " recovers by itself"));
-        }
+        ConfigOption.requireExternalServices(settings, "recover", ", which recovers by itself");
         PrintWriter out = spec.commandLine().getOut();
         try (Environment environment = Environment.start(settings, StartupWait.NONE);
              Admin admin = Admin.create(environment.kafkaClientProperties());

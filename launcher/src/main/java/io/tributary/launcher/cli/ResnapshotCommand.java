@@ -3,7 +3,6 @@ package io.tributary.launcher.cli;
 import io.tributary.ingest.planner.PlannerConfig;
 import io.tributary.ingest.planner.PlanningException;
 import io.tributary.ingest.planner.SnapshotPlanner;
-import io.tributary.launcher.config.ConfigException;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.StartupWait;
@@ -12,7 +11,6 @@ import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskPriority;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -48,11 +46,7 @@ public final class ResnapshotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
-        if (settings.source().isEmpty() || settings.storage().isEmpty()
-            || settings.kafka().bootstrapServers().isEmpty()) {
-            throw new ConfigException(List.of("resnapshot needs source.url, storage.url and kafka.bootstrap_servers"
-                + " (or their TRIBUTARY_* variables): embedded services only live inside `tributary run`"));
-        }
+        ConfigOption.requireExternalServices(settings, "resnapshot", "");
         TableId id = TableId.of(schema, table);
         PrintWriter out = spec.commandLine().getOut();
         try (Environment environment = Environment.start(settings, StartupWait.NONE);
