@@ -238,14 +238,17 @@ public final class ConcurrentStreams {
                     missed++;
                 }
             }
+            List<SyncStream> lost = live.stream().filter(s -> s.failure() != null).toList();
+            String ended = lost.isEmpty() ? "" : String.format(Locale.ROOT, "%,d streams ended before completing"
+                + " the checkpoint (first: %s); ", lost.size(), firstFailure(lost));
             long[] sorted = Arrays.copyOf(lags, timed);
             Arrays.sort(sorted);
-            String notes = String.format(Locale.ROOT, "%s%,d streams served; opened in %.1f s; idle: heap after GC"
+            String notes = String.format(Locale.ROOT, "%s%s%,d streams served; opened in %.1f s; idle: heap after GC"
                     + " %+.1f KiB/stream (%,d -> %,d MiB), RSS %+.1f KiB/stream (%,d -> %,d MiB); checkpoint_at to"
                     + " checkpoint_diff read: p50 %s, p99 %s, max %s ms over %,d streams%s; rows = ops delivered,"
                     + " seconds = source commit to the last stream's checkpoint_complete; CPU: the api JVM's and"
                     + " Postgres' over that window",
-                refused, served, openSeconds, (heapIdle - heapBefore) / 1024.0 / live.size(), heapBefore >> 20,
+                refused, ended, served, openSeconds, (heapIdle - heapBefore) / 1024.0 / live.size(), heapBefore >> 20,
                 heapIdle >> 20, (rssIdle - rssBefore) / 1024.0 / live.size(), rssBefore >> 20, rssIdle >> 20,
                 millis(sorted, 0.50), millis(sorted, 0.99), millis(sorted, 1.0), timed,
                 missed == 0 ? "" : String.format(Locale.ROOT, " (%,d without a timed diff)", missed));
