@@ -134,7 +134,7 @@ public final class Bench implements Callable<Integer> {
         description = "rows of N's table, half of them in one user's bucket (default ${DEFAULT-VALUE})")
     private long streamRows;
 
-    @Option(names = "--stream-wave", defaultValue = "500",
+    @Option(names = "--stream-wave", defaultValue = "100",
         description = "streams N opens at once (default ${DEFAULT-VALUE})")
     private int streamWave;
 
