@@ -4,6 +4,7 @@ import io.tributary.bench.classic.BloatedTable;
 import io.tributary.bench.classic.Linearity;
 import io.tributary.bench.classic.StreamingCatchUp;
 import io.tributary.bench.debezium.DebeziumSnapshot;
+import io.tributary.bench.load.ConcurrentStreams;
 import io.tributary.bench.probe.CpuProbe;
 import io.tributary.bench.probe.MemoryProbe;
 import io.tributary.bench.probe.ServerProcesses;
@@ -72,7 +73,7 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
         description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay, W|writer,"
-            + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming")
+            + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming, N|streams")
     private List<String> only = List.of();
 
     @Option(names = "--repeat", defaultValue = "1",
@@ -124,6 +125,18 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--lag-transaction-rows", defaultValue = "25",
         description = "rows per transaction of S2 (default ${DEFAULT-VALUE})")
     private int lagTransactionRows;
+
+    @Option(names = "--streams", split = ",", defaultValue = "1000,5000,10000",
+        description = "concurrent sync stream counts of N (default ${DEFAULT-VALUE})")
+    private List<Integer> streams;
+
+    @Option(names = "--stream-rows", defaultValue = "100000",
+        description = "rows of N's table, half of them in one user's bucket (default ${DEFAULT-VALUE})")
+    private long streamRows;
+
+    @Option(names = "--stream-wave", defaultValue = "100",
+        description = "streams N opens at once (default ${DEFAULT-VALUE})")
+    private int streamWave;
 
     @Option(names = "--out", defaultValue = "bench-results", description = "folder of the result file")
     private Path outDirectory;
@@ -234,6 +247,9 @@ public final class Bench implements Callable<Integer> {
         if (selected.contains(Scenario.STREAMING)) {
             SustainedStreaming.run(ctx, rulesV1, new SustainedStreaming.Settings(hotRows, hotUpdates, lagRate,
                 Duration.ofSeconds(lagSeconds), lagTransactionRows), repeat);
+        }
+        if (selected.contains(Scenario.STREAMS)) {
+            ConcurrentStreams.run(ctx, rulesV1, new ConcurrentStreams.Settings(streamRows, streams, streamWave));
         }
     }
 

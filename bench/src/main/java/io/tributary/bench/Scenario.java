@@ -19,7 +19,8 @@ enum Scenario {
     BLOATED("E", "bloated"),
     LINEARITY("L", "linearity"),
     CATCH_UP("D", "catch-up"),
-    STREAMING("S", "streaming");
+    STREAMING("S", "streaming"),
+    STREAMS("N", "streams");
 
     private final String letter;
     private final String word;
