@@ -10,9 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The main job as the README runs it: no Kafka, source or storage configured, so all three are embedded, the
  * sample dataset and rules are loaded, and {@code --until-caught-up} ends with a summary. (The configuration
- * file only turns the metrics port off, so parallel test JVMs cannot collide on it; convergence against the
- * reference evaluation is {@code EndToEndIT}'s job, on services it can inspect afterwards.) The embedded services
- * keep their data in {@code tributary-data} beside the configuration file, so a second run is a restart.
+ * file only turns the metrics and API ports off, so parallel test JVMs cannot collide on them; convergence
+ * against the reference evaluation is {@code EndToEndIT}'s job, on services it can inspect afterwards.) The
+ * embedded services keep their data in {@code tributary-data} beside the configuration file, so a second run is a
+ * restart.
  */
 class EmbeddedDefaultIT {
 
@@ -35,7 +36,7 @@ class EmbeddedDefaultIT {
 
     @Test
     void aSecondRunRestartsTheEmbeddedServicesOnTheirData() throws Exception {
-        Path config = Files.writeString(dir.resolve("tributary.yaml"), "metrics:\n  port: 0\n");
+        Path config = Files.writeString(dir.resolve("tributary.yaml"), "metrics:\n  port: 0\napi:\n  port: 0\n");
         CommandLineHarness first = CommandLineHarness.run("run", "--config", config.toString(), "--until-caught-up");
         assertThat(first.exitCode()).as(first.out() + first.err()).isZero();
 
