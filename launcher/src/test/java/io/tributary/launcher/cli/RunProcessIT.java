@@ -65,7 +65,8 @@ class RunProcessIT {
                 .contains("tributary_replication_lag_seconds")
                 .contains("tributary_storage_write_seconds_count{sync_rules_group=\"1\"}")
                 .contains("tributary_storage_ops_total{sync_rules_group=\"1\"}")
-                .contains("tributary_consumer_lag{consumer_group=\"" + services.topicPrefix() + "storage-writer-g1\"}"));
+                .contains("tributary_consumer_lag{consumer_group=\"" + services.topicPrefix()
+                    + "storage-writer-g1\"}"));
 
             process.destroy();
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("stopped within 30 s of SIGTERM").isTrue();
