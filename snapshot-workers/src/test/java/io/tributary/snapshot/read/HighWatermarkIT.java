@@ -1,6 +1,7 @@
 package io.tributary.snapshot.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.snapshot.ReadSettings;
@@ -17,6 +18,8 @@ import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskPriority;
 import io.tributary.topics.provision.TopicProvisioner;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -98,7 +101,15 @@ class HighWatermarkIT {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -%s %d", signal, pid)
             .isTrue();
-        Thread.sleep(Duration.ofMillis(50).toMillis());
+        boolean stop = "STOP".equals(signal);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+            .until(() -> stopped(pid) == stop);
+    }
+
+    /** Whether the process is stopped by a signal now (state {@code T} in {@code /proc/<pid>/stat}). */
+    private static boolean stopped(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
     }
 
     private static String scalar(Statement s, String sql) throws Exception {
