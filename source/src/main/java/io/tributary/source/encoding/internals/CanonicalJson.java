@@ -1,38 +1,20 @@
 package io.tributary.source.encoding.internals;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.StreamWriteConstraints;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 
 /**
- * The one Jackson configuration of the canonical encoding, and the re-writing of {@code json}/{@code jsonb}
- * values into it.
+ * The re-writing of {@code json}/{@code jsonb} values into the canonical encoding; the Jackson configuration is
+ * {@link CanonicalJsonFactory#DOCUMENT_FACTORY}.
  *
  * <p>Output: compact (no whitespace), strings escaped the way Jackson's default generator escapes them (quote,
  * backslash and control characters only; everything else, astral-plane characters included, as is).
- * Thread-safe: the factory is immutable once built.
+ * Stateless and thread-safe.
  */
 public final class CanonicalJson {
-
-    /** The factory every canonical generator and parser comes from. */
-    public static final JsonFactory FACTORY = JsonFactory.builder()
-        .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
-        .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-        .streamReadConstraints(StreamReadConstraints.builder()
-            .maxNumberLength(Integer.MAX_VALUE)
-            .maxStringLength(Integer.MAX_VALUE)
-            .maxNestingDepth(Integer.MAX_VALUE)
-            .maxNameLength(Integer.MAX_VALUE)
-            .maxDocumentLength(-1)
-            .build())
-        .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(Integer.MAX_VALUE).build())
-        .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-        .build();
 
     private CanonicalJson() {
     }
@@ -45,7 +27,7 @@ public final class CanonicalJson {
      * @throws UnencodableValueException if the text is not exactly one JSON value
      */
     public static void copy(String text, JsonGenerator out) throws IOException {
-        try (JsonParser parser = FACTORY.createParser(text)) {
+        try (JsonParser parser = CanonicalJsonFactory.DOCUMENT_FACTORY.createParser(text)) {
             JsonToken token = parser.nextToken();
             if (token == null) {
                 throw new UnencodableValueException("empty JSON text");

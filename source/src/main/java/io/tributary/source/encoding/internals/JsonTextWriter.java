@@ -1,6 +1,7 @@
 package io.tributary.source.encoding.internals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -20,7 +21,7 @@ public final class JsonTextWriter {
 
     private JsonGenerator newGenerator() {
         try {
-            JsonGenerator g = CanonicalJson.FACTORY.createGenerator(buffer);
+            JsonGenerator g = CanonicalJsonFactory.DOCUMENT_FACTORY.createGenerator(buffer);
             g.setRootValueSeparator(null);
             return g;
         } catch (IOException e) {

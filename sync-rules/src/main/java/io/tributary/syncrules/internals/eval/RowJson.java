@@ -1,31 +1,22 @@
 package io.tributary.syncrules.internals.eval;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 
 /**
  * Parses canonical row JSON without losing number text: non-integers become exact decimals whose trailing zeros
  * are kept ({@code 1.50} stays {@code 1.50} in the output), so a row's output does not depend on binary floating
- * point. Read limits are lifted as on the topics (a row may hold a 50 MB text or a 131072-digit numeric); Kafka's
- * message size bounds a row. Thread-safe.
+ * point. Read limits are the canonical ones ({@link CanonicalJsonFactory}). Thread-safe.
  */
 public final class RowJson {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                .maxNumberLength(Integer.MAX_VALUE)
-                .maxStringLength(Integer.MAX_VALUE)
-                .maxNameLength(Integer.MAX_VALUE)
-                .maxNestingDepth(100_000)
-                .build())
-            .build())
+    private static final ObjectMapper MAPPER = JsonMapper.builder(CanonicalJsonFactory.newFactory())
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .build();

@@ -2,13 +2,14 @@ package io.tributary.topics.codec.internals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /**
  * Writes one compact JSON envelope straight into a byte array, producing exactly the bytes the shared Jackson
- * generator ({@link JsonSupport#FACTORY}) writes for the same calls: strings of printable ASCII without
+ * generator ({@link CanonicalJsonFactory#FACTORY}) writes for the same calls: strings of printable ASCII without
  * {@code "} or {@code \} are copied as they are, any other string is escaped by Jackson itself; raw values
  * (rows, keys) are their UTF-8 bytes, copied.
  * Separators are the caller's: {@link #field} writes {@code ,"name":} after the first member.
@@ -124,7 +125,7 @@ final class EnvelopeWriter {
 
     private static byte[] jackson(String value) {
         ByteArrayBuilder out = new ByteArrayBuilder(value.length() + 16);
-        try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
+        try (JsonGenerator g = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             g.writeString(value);
         } catch (IOException e) {
             throw new UncheckedIOException("Writing to memory failed", e);

@@ -3,6 +3,7 @@ package io.tributary.topics.codec.internals;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.PgSnapshot;
@@ -32,7 +33,7 @@ public final class JsonReader implements AutoCloseable {
      * @throws MalformedInput if Jackson detects another encoding (UTF-16 or UTF-32)
      */
     public static JsonReader of(byte[] input) throws IOException {
-        JsonParser parser = JsonSupport.FACTORY.createParser(input);
+        JsonParser parser = CanonicalJsonFactory.FACTORY.createParser(input);
         if (!(parser instanceof UTF8StreamJsonParser)) {
             parser.close();
             throw new MalformedInput("not UTF-8 JSON (the bytes look like UTF-16 or UTF-32)");

@@ -2,6 +2,7 @@ package io.tributary.topics.codec.internals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import io.tributary.topics.messages.MarkerKey;
 import io.tributary.topics.messages.RecordKey;
 import io.tributary.topics.messages.RowKey;
@@ -26,7 +27,7 @@ final class JacksonKeyEncoder {
     static byte[] encode(RecordKey key) {
         int hint = key instanceof RowKey ? ((RowKey) key).pk().json().length() + 64 : 64;
         ByteArrayBuilder out = new ByteArrayBuilder(hint);
-        try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
+        try (JsonGenerator g = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             g.writeStartArray();
             g.writeNumber(1);
             if (key instanceof RowKey) {

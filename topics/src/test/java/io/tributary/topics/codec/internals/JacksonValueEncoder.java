@@ -2,6 +2,7 @@ package io.tributary.topics.codec.internals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChunkDone;
@@ -34,7 +35,7 @@ final class JacksonValueEncoder {
     /** The envelope of {@code message}. */
     static byte[] encode(TopicMessage message) {
         ByteArrayBuilder out = new ByteArrayBuilder(sizeHint(message));
-        try (JsonGenerator g = JsonSupport.FACTORY.createGenerator(out)) {
+        try (JsonGenerator g = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             g.writeStartObject();
             g.writeNumberField(Fields.VERSION, VERSION);
             g.writeStringField(Fields.TYPE, WireTypes.of(message));
