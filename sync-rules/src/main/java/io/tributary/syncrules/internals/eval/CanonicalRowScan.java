@@ -1,5 +1,6 @@
 package io.tributary.syncrules.internals.eval;
 
+import io.tributary.topics.json.CanonicalJson;
 import java.util.Arrays;
 
 /**

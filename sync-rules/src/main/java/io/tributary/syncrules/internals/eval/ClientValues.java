@@ -2,6 +2,7 @@ package io.tributary.syncrules.internals.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tributary.syncrules.Edition;
+import io.tributary.topics.json.CanonicalJson;
 import java.util.Optional;
 
 /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.BooleanNode;
 import io.tributary.syncrules.internals.sql.ComparisonOperator;
 import io.tributary.syncrules.internals.sql.Expr;
 import io.tributary.syncrules.internals.sql.SqlException;
+import io.tributary.topics.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.tributary.syncrules.internals.eval;
 
 import io.tributary.syncrules.internals.sql.Expr;
+import io.tributary.topics.json.CanonicalJson;
 
 /** Short descriptions of expressions for error messages. */
 final class Describe {

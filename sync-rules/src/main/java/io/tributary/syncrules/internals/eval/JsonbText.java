@@ -1,6 +1,7 @@
 package io.tributary.syncrules.internals.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tributary.topics.json.CanonicalJson;
 import java.util.Map;
 
 /**

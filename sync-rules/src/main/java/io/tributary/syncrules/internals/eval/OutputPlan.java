@@ -6,6 +6,7 @@ import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.internals.sql.Expr;
 import io.tributary.syncrules.internals.sql.SelectItem;
 import io.tributary.syncrules.internals.sql.SqlException;
+import io.tributary.topics.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

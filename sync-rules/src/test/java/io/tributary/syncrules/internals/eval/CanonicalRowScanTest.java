@@ -3,6 +3,7 @@ package io.tributary.syncrules.internals.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.testing.random.Seeds;
+import io.tributary.topics.json.CanonicalJson;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;

@@ -1,4 +1,4 @@
-package io.tributary.syncrules.internals.eval;
+package io.tributary.topics.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;

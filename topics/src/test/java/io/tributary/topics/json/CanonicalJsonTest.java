@@ -1,13 +1,16 @@
-package io.tributary.syncrules.internals.eval;
+package io.tributary.topics.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.testing.random.Seeds;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Random;
@@ -30,6 +33,16 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void theDocumentGeneratorWritesWhatCanonicalJsonWritesForRandomTrees() throws Exception {
+        long seed = Seeds.fromProperty("tributary.seed");
+        Random random = new Random(seed);
+        for (int i = 0; i < 2000; i++) {
+            JsonNode tree = randomValue(random, 3);
+            assertThat(generated(tree)).as("seed %d, tree %d", seed, i).isEqualTo(CanonicalJson.toJson(tree));
+        }
+    }
+
+    @Test
     void escapesQuotesBackslashesAndControlCharacters() {
         assertThat(CanonicalJson.toJson(NODES.textNode("a\"b\\c\n\u0001\u001f/é")))
             .isEqualTo("\"a\\\"b\\\\c\\n\\u0001\\u001F/é\"");
@@ -47,6 +60,15 @@ class CanonicalJsonTest {
     @Test
     void writesJavaNullAsJsonNull() {
         assertThat(CanonicalJson.toJson(null)).isEqualTo("null");
+    }
+
+    /** The text the source's generator ({@link CanonicalJsonFactory#DOCUMENT_FACTORY}) writes for {@code tree}. */
+    private static String generated(JsonNode tree) throws IOException {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator generator = CanonicalJsonFactory.DOCUMENT_FACTORY.createGenerator(out)) {
+            JACKSON.writeTree(generator, tree);
+        }
+        return out.toString();
     }
 
     private static JsonNode randomValue(Random random, int depth) {
