@@ -84,7 +84,7 @@ public final class ConnectValueWriters {
             case JSON:
             case JSONB:
                 expect(column, schema, Set.of(Schema.Type.STRING), DebeziumValues.JSON);
-                return (v, out) -> CanonicalJson.copy((String) v, out);
+                return (v, out) -> JsonDocumentCopy.copy((String) v, out);
             case BYTEA:
                 expect(column, schema, Set.of(Schema.Type.BYTES), null);
                 return (v, out) -> out.writeString(v instanceof ByteBuffer b ? CanonicalText.bytea(b)

@@ -108,7 +108,7 @@ public final class JdbcColumnWriters {
                 if (v == null) {
                     out.writeNull();
                 } else {
-                    CanonicalJson.copy(v, out);
+                    JsonDocumentCopy.copy(v, out);
                 }
             };
             case BYTEA -> (rs, i, out) -> {

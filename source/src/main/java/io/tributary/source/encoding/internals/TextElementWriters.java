@@ -18,7 +18,7 @@ final class TextElementWriters {
             case NUMERIC -> (s, out) -> out.writeString(finiteNumeric(s));
             case TEXT, VARCHAR, BPCHAR, CITEXT, ENUM -> (s, out) -> out.writeString(s);
             case UUID -> (s, out) -> out.writeString(CanonicalText.uuid(s));
-            case JSON, JSONB -> CanonicalJson::copy;
+            case JSON, JSONB -> JsonDocumentCopy::copy;
             case BYTEA -> (s, out) -> out.writeString(CanonicalText.bytea(byteaText(s)));
             case DATE -> (s, out) -> out.writeString(
                 CanonicalText.date(ValueWriters.finiteInArray(PgTemporalText.date(s))));

@@ -14,9 +14,9 @@ import java.io.IOException;
  * backslash and control characters only; everything else, astral-plane characters included, as is).
  * Stateless and thread-safe.
  */
-public final class CanonicalJson {
+public final class JsonDocumentCopy {
 
-    private CanonicalJson() {
+    private JsonDocumentCopy() {
     }
 
     /**

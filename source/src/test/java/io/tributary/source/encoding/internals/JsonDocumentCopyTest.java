@@ -10,7 +10,7 @@ class CanonicalJsonTest {
 
     private static String canonical(String json) throws IOException {
         JsonTextWriter writer = new JsonTextWriter();
-        CanonicalJson.copy(json, writer.generator());
+        JsonDocumentCopy.copy(json, writer.generator());
         return writer.take();
     }
 
