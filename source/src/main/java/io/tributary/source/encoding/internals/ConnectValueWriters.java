@@ -80,29 +80,29 @@ public final class ConnectValueWriters {
                 return (v, out) -> out.writeString((String) v);
             case UUID:
                 expect(column, schema, Set.of(Schema.Type.STRING), DebeziumValues.UUID);
-                return (v, out) -> out.writeString(CanonicalText.uuid((String) v));
+                return (v, out) -> out.writeString(ColumnTypeText.uuid((String) v));
             case JSON:
             case JSONB:
                 expect(column, schema, Set.of(Schema.Type.STRING), DebeziumValues.JSON);
                 return (v, out) -> JsonDocumentCopy.copy((String) v, out);
             case BYTEA:
                 expect(column, schema, Set.of(Schema.Type.BYTES), null);
-                return (v, out) -> out.writeString(v instanceof ByteBuffer b ? CanonicalText.bytea(b)
-                    : CanonicalText.bytea((byte[]) v));
+                return (v, out) -> out.writeString(v instanceof ByteBuffer b ? ColumnTypeText.bytea(b)
+                    : ColumnTypeText.bytea((byte[]) v));
             case DATE:
                 expect(column, schema, Set.of(Schema.Type.INT32), DebeziumValues.DATE);
-                return (v, out) -> out.writeString(CanonicalText.date(finite(date((Integer) v), inArray)));
+                return (v, out) -> out.writeString(ColumnTypeText.date(finite(date((Integer) v), inArray)));
             case TIMESTAMP:
                 return timestamp(column, schema, inArray);
             case TIMESTAMPTZ:
                 expect(column, schema, Set.of(Schema.Type.STRING), DebeziumValues.ZONED_TIMESTAMP);
                 return (v, out) -> out.writeString(
-                    CanonicalText.timestamptz(finite(DebeziumText.zonedTimestamp((String) v), inArray)));
+                    ColumnTypeText.timestamptz(finite(DebeziumText.zonedTimestamp((String) v), inArray)));
             case TIME:
                 return time(column, schema);
             case TIMETZ:
                 expect(column, schema, Set.of(Schema.Type.STRING), DebeziumValues.ZONED_TIME);
-                return (v, out) -> out.writeString(CanonicalText.timetz(DebeziumText.zonedTimeUtc((String) v)));
+                return (v, out) -> out.writeString(ColumnTypeText.timetz(DebeziumText.zonedTimeUtc((String) v)));
             case INTERVAL:
                 expect(column, schema, Set.of(Schema.Type.STRING), DebeziumValues.INTERVAL);
                 return (v, out) -> out.writeString(DebeziumText.interval((String) v));
@@ -137,9 +137,9 @@ public final class ConnectValueWriters {
             long units = (Long) v;
             long micros;
             if (units == plusInfinity) {
-                micros = CanonicalText.INFINITY;
+                micros = ColumnTypeText.INFINITY;
             } else if (units == minusInfinity) {
-                micros = CanonicalText.MINUS_INFINITY;
+                micros = ColumnTypeText.MINUS_INFINITY;
             } else if (unitsPerMicro == 1) {
                 micros = Math.multiplyExact(units, microsPerUnit);
             } else {
@@ -149,7 +149,7 @@ public final class ConnectValueWriters {
                 micros = units / unitsPerMicro;
             }
             micros = finite(micros, inArray);
-            out.writeString(CanonicalText.timestamp(inArray ? DebeziumArrayTemporals.timestampElement(micros)
+            out.writeString(ColumnTypeText.timestamp(inArray ? DebeziumArrayTemporals.timestampElement(micros)
                 : micros));
         };
     }
@@ -159,15 +159,15 @@ public final class ConnectValueWriters {
         switch (name) {
             case DebeziumValues.MICRO_TIME -> {
                 expect(column, schema, Set.of(Schema.Type.INT64), name);
-                return (v, out) -> out.writeString(CanonicalText.time((Long) v));
+                return (v, out) -> out.writeString(ColumnTypeText.time((Long) v));
             }
             case DebeziumValues.TIME -> {
                 expect(column, schema, Set.of(Schema.Type.INT32), name);
-                return (v, out) -> out.writeString(CanonicalText.time((Integer) v * 1000L));
+                return (v, out) -> out.writeString(ColumnTypeText.time((Integer) v * 1000L));
             }
             case DebeziumValues.NANO_TIME -> {
                 expect(column, schema, Set.of(Schema.Type.INT64), name);
-                return (v, out) -> out.writeString(CanonicalText.time((Long) v / 1000));
+                return (v, out) -> out.writeString(ColumnTypeText.time((Long) v / 1000));
             }
             default -> throw mismatch(column, schema, "a MicroTime, Time or NanoTime");
         }
@@ -175,10 +175,10 @@ public final class ConnectValueWriters {
 
     private static long date(int days) {
         if (days == DebeziumValues.DATE_INFINITY_DAYS) {
-            return CanonicalText.INFINITY;
+            return ColumnTypeText.INFINITY;
         }
         if (days == DebeziumValues.DATE_MINUS_INFINITY_DAYS) {
-            return CanonicalText.MINUS_INFINITY;
+            return ColumnTypeText.MINUS_INFINITY;
         }
         return days;
     }
@@ -192,7 +192,7 @@ public final class ConnectValueWriters {
             case DebeziumValues.NUMERIC_NAN -> "NaN";
             case DebeziumValues.NUMERIC_POSITIVE_INFINITY -> "Infinity";
             case DebeziumValues.NUMERIC_NEGATIVE_INFINITY -> "-Infinity";
-            default -> CanonicalText.numeric(v);
+            default -> ColumnTypeText.numeric(v);
         };
         if (inArray && (canonical.endsWith("NaN") || canonical.endsWith("Infinity"))) {
             throw new UnencodableValueException(canonical + " inside a numeric array is not supported");

@@ -25,11 +25,11 @@ public final class DebeziumArrayTemporals {
         LocalDateTime shown = local(micros);
         Timestamp original = Timestamp.from(shown.atZone(ZoneId.systemDefault()).toInstant());
         LocalDateTime fields = original.toLocalDateTime();
-        return fields.toEpochSecond(ZoneOffset.UTC) * CanonicalText.MICROS_PER_SECOND + fields.getNano() / 1000;
+        return fields.toEpochSecond(ZoneOffset.UTC) * ColumnTypeText.MICROS_PER_SECOND + fields.getNano() / 1000;
     }
 
     private static LocalDateTime local(long micros) {
-        return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, CanonicalText.MICROS_PER_SECOND),
-            (int) Math.floorMod(micros, CanonicalText.MICROS_PER_SECOND) * 1000, ZoneOffset.UTC);
+        return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, ColumnTypeText.MICROS_PER_SECOND),
+            (int) Math.floorMod(micros, ColumnTypeText.MICROS_PER_SECOND) * 1000, ZoneOffset.UTC);
     }
 }

@@ -16,10 +16,10 @@ public final class DebeziumText {
      */
     public static long zonedTimestamp(String text) {
         if (DebeziumValues.ZONED_INFINITY.equals(text)) {
-            return CanonicalText.INFINITY;
+            return ColumnTypeText.INFINITY;
         }
         if (DebeziumValues.ZONED_MINUS_INFINITY.equals(text)) {
-            return CanonicalText.MINUS_INFINITY;
+            return ColumnTypeText.MINUS_INFINITY;
         }
         int t = text.indexOf('T');
         if (t < 0 || !text.endsWith("Z")) {
@@ -30,7 +30,7 @@ public final class DebeziumText {
         }
         long day = PgTemporalText.date(text.substring(0, t));
         long micros = timeOfDay(text, t + 1, text.length() - 1);
-        return day * CanonicalText.MICROS_PER_DAY + micros;
+        return day * ColumnTypeText.MICROS_PER_DAY + micros;
     }
 
     /** {@code 21:34:05.5Z}: microseconds since midnight UTC. */
@@ -39,7 +39,7 @@ public final class DebeziumText {
             throw malformed(text);
         }
         long micros = timeOfDay(text, 0, text.length() - 1);
-        if (micros >= CanonicalText.MICROS_PER_DAY) {
+        if (micros >= ColumnTypeText.MICROS_PER_DAY) {
             throw malformed(text);
         }
         return micros;
@@ -66,8 +66,8 @@ public final class DebeziumText {
             }
             fraction = nanos / 1000;
         }
-        return hours * CanonicalText.MICROS_PER_HOUR + minutes * CanonicalText.MICROS_PER_MINUTE
-            + seconds * CanonicalText.MICROS_PER_SECOND + fraction;
+        return hours * ColumnTypeText.MICROS_PER_HOUR + minutes * ColumnTypeText.MICROS_PER_MINUTE
+            + seconds * ColumnTypeText.MICROS_PER_SECOND + fraction;
     }
 
     /**
@@ -97,9 +97,9 @@ public final class DebeziumText {
         if (totalMonths != (int) totalMonths || days != (int) days) {
             throw malformed(text);
         }
-        long micros = hours * CanonicalText.MICROS_PER_HOUR + minutes * CanonicalText.MICROS_PER_MINUTE
+        long micros = hours * ColumnTypeText.MICROS_PER_HOUR + minutes * ColumnTypeText.MICROS_PER_MINUTE
             + secondMicros;
-        return CanonicalText.interval((int) totalMonths, (int) days, micros);
+        return ColumnTypeText.interval((int) totalMonths, (int) days, micros);
     }
 
     private static long part(String text, int[] pos, char unit) {

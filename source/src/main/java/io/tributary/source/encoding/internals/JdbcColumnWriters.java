@@ -99,10 +99,10 @@ public final class JdbcColumnWriters {
                     ValueWriters.float8(v, out);
                 }
             };
-            case NUMERIC -> text(CanonicalText::numeric);
+            case NUMERIC -> text(ColumnTypeText::numeric);
             case TEXT, VARCHAR, BPCHAR, CITEXT, ENUM -> text(s -> s);
-            case UUID -> text(CanonicalText::uuid);
-            case TIMETZ -> text(s -> CanonicalText.timetz(PgTemporalText.timetzUtc(s)));
+            case UUID -> text(ColumnTypeText::uuid);
+            case TIMETZ -> text(s -> ColumnTypeText.timetz(PgTemporalText.timetzUtc(s)));
             case JSON, JSONB -> (rs, i, out) -> {
                 String v = rs.getString(i);
                 if (v == null) {
@@ -116,7 +116,7 @@ public final class JdbcColumnWriters {
                 if (v == null) {
                     out.writeNull();
                 } else {
-                    out.writeString(CanonicalText.bytea(v));
+                    out.writeString(ColumnTypeText.bytea(v));
                 }
             };
             case DATE -> (rs, i, out) -> {
@@ -124,8 +124,8 @@ public final class JdbcColumnWriters {
                 if (v == null) {
                     out.writeNull();
                 } else {
-                    out.writeString(CanonicalText.date(v.equals(LocalDate.MAX) ? CanonicalText.INFINITY
-                        : v.equals(LocalDate.MIN) ? CanonicalText.MINUS_INFINITY : v.toEpochDay()));
+                    out.writeString(ColumnTypeText.date(v.equals(LocalDate.MAX) ? ColumnTypeText.INFINITY
+                        : v.equals(LocalDate.MIN) ? ColumnTypeText.MINUS_INFINITY : v.toEpochDay()));
                 }
             };
             case TIMESTAMP -> (rs, i, out) -> {
@@ -133,8 +133,8 @@ public final class JdbcColumnWriters {
                 if (v == null) {
                     out.writeNull();
                 } else {
-                    out.writeString(CanonicalText.timestamp(v.equals(LocalDateTime.MAX) ? CanonicalText.INFINITY
-                        : v.equals(LocalDateTime.MIN) ? CanonicalText.MINUS_INFINITY
+                    out.writeString(ColumnTypeText.timestamp(v.equals(LocalDateTime.MAX) ? ColumnTypeText.INFINITY
+                        : v.equals(LocalDateTime.MIN) ? ColumnTypeText.MINUS_INFINITY
                         : micros(v.toEpochSecond(ZoneOffset.UTC), v.getNano())));
                 }
             };
@@ -143,8 +143,8 @@ public final class JdbcColumnWriters {
                 if (v == null) {
                     out.writeNull();
                 } else {
-                    out.writeString(CanonicalText.timestamptz(v.equals(OffsetDateTime.MAX) ? CanonicalText.INFINITY
-                        : v.equals(OffsetDateTime.MIN) ? CanonicalText.MINUS_INFINITY
+                    out.writeString(ColumnTypeText.timestamptz(v.equals(OffsetDateTime.MAX) ? ColumnTypeText.INFINITY
+                        : v.equals(OffsetDateTime.MIN) ? ColumnTypeText.MINUS_INFINITY
                         : micros(v.toEpochSecond(), v.getNano())));
                 }
             };
@@ -153,7 +153,7 @@ public final class JdbcColumnWriters {
                 if (v == null) {
                     out.writeNull();
                 } else {
-                    out.writeString(CanonicalText.time(v.equals(LocalTime.MAX) ? CanonicalText.MICROS_PER_DAY
+                    out.writeString(ColumnTypeText.time(v.equals(LocalTime.MAX) ? ColumnTypeText.MICROS_PER_DAY
                         : v.toNanoOfDay() / 1000));
                 }
             };
@@ -187,14 +187,14 @@ public final class JdbcColumnWriters {
         if (nanos % 1000 != 0) {
             throw new UnencodableValueException("sub-microsecond timestamp " + epochSecond + "s " + nanos + "ns");
         }
-        return Math.addExact(Math.multiplyExact(epochSecond, CanonicalText.MICROS_PER_SECOND), nanos / 1000);
+        return Math.addExact(Math.multiplyExact(epochSecond, ColumnTypeText.MICROS_PER_SECOND), nanos / 1000);
     }
 
     /** The canonical interval of pgjdbc's parsed interval. */
     static String interval(PGInterval v) {
         int months = Math.addExact(Math.multiplyExact(v.getYears(), 12), v.getMonths());
-        long micros = v.getHours() * CanonicalText.MICROS_PER_HOUR + v.getMinutes() * CanonicalText.MICROS_PER_MINUTE
-            + v.getWholeSeconds() * CanonicalText.MICROS_PER_SECOND + v.getMicroSeconds();
-        return CanonicalText.interval(months, v.getDays(), micros);
+        long micros = v.getHours() * ColumnTypeText.MICROS_PER_HOUR + v.getMinutes() * ColumnTypeText.MICROS_PER_MINUTE
+            + v.getWholeSeconds() * ColumnTypeText.MICROS_PER_SECOND + v.getMicroSeconds();
+        return ColumnTypeText.interval(months, v.getDays(), micros);
     }
 }

@@ -4,11 +4,11 @@ import java.time.LocalDate;
 
 /**
  * Parses the text Postgres prints for temporal values under {@code DateStyle = ISO} (pgjdbc insists on it) into
- * the integers {@link CanonicalText} formats: days or microseconds since 1970-01-01, microseconds since midnight.
- * {@code infinity}/{@code -infinity} become {@link CanonicalText#INFINITY}/{@link CanonicalText#MINUS_INFINITY}.
+ * the integers {@link ColumnTypeText} formats: days or microseconds since 1970-01-01, microseconds since midnight.
+ * {@code infinity}/{@code -infinity} become {@link ColumnTypeText#INFINITY}/{@link ColumnTypeText#MINUS_INFINITY}.
  * BC years and years past 9999 are read too (as ISO years, 1 BC being year 0): a {@code timestamptz} near the
  * ends of the supported range may print so in a session time zone and still be in range in UTC; the range is
- * checked by {@link CanonicalText}. Stateless and thread-safe.
+ * checked by {@link ColumnTypeText}. Stateless and thread-safe.
  */
 public final class PgTemporalText {
 
@@ -38,7 +38,7 @@ public final class PgTemporalText {
         c.expect(' ');
         long micros = c.time();
         c.end();
-        return day * CanonicalText.MICROS_PER_DAY + micros;
+        return day * ColumnTypeText.MICROS_PER_DAY + micros;
     }
 
     /** {@code 2020-01-02 03:04:05.123456+02} (any session time zone): microseconds since the epoch, UTC. */
@@ -53,7 +53,7 @@ public final class PgTemporalText {
         long micros = c.time();
         long offsetSeconds = c.offset();
         c.end();
-        return day * CanonicalText.MICROS_PER_DAY + micros - offsetSeconds * CanonicalText.MICROS_PER_SECOND;
+        return day * ColumnTypeText.MICROS_PER_DAY + micros - offsetSeconds * ColumnTypeText.MICROS_PER_SECOND;
     }
 
     /** {@code 03:04:05.5} (up to {@code 24:00:00}): microseconds since midnight. */
@@ -70,15 +70,15 @@ public final class PgTemporalText {
         long micros = c.time();
         long offsetSeconds = c.offset();
         c.end();
-        return Math.floorMod(micros - offsetSeconds * CanonicalText.MICROS_PER_SECOND, CanonicalText.MICROS_PER_DAY);
+        return Math.floorMod(micros - offsetSeconds * ColumnTypeText.MICROS_PER_SECOND, ColumnTypeText.MICROS_PER_DAY);
     }
 
     private static long special(String text) {
         if ("infinity".equals(text)) {
-            return CanonicalText.INFINITY;
+            return ColumnTypeText.INFINITY;
         }
         if ("-infinity".equals(text)) {
-            return CanonicalText.MINUS_INFINITY;
+            return ColumnTypeText.MINUS_INFINITY;
         }
         return 0;
     }
@@ -120,9 +120,9 @@ public final class PgTemporalText {
                     fraction *= 10;
                 }
             }
-            long micros = hour * CanonicalText.MICROS_PER_HOUR + minute * CanonicalText.MICROS_PER_MINUTE
-                + second * CanonicalText.MICROS_PER_SECOND + fraction;
-            if (minute > 59 || second > 59 || micros > CanonicalText.MICROS_PER_DAY) {
+            long micros = hour * ColumnTypeText.MICROS_PER_HOUR + minute * ColumnTypeText.MICROS_PER_MINUTE
+                + second * ColumnTypeText.MICROS_PER_SECOND + fraction;
+            if (minute > 59 || second > 59 || micros > ColumnTypeText.MICROS_PER_DAY) {
                 throw malformed();
             }
             return micros;

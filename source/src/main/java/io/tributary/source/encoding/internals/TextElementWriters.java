@@ -17,15 +17,15 @@ final class TextElementWriters {
             case FLOAT8 -> (s, out) -> ValueWriters.float8(Double.parseDouble(s), out);
             case NUMERIC -> (s, out) -> out.writeString(finiteNumeric(s));
             case TEXT, VARCHAR, BPCHAR, CITEXT, ENUM -> (s, out) -> out.writeString(s);
-            case UUID -> (s, out) -> out.writeString(CanonicalText.uuid(s));
+            case UUID -> (s, out) -> out.writeString(ColumnTypeText.uuid(s));
             case JSON, JSONB -> JsonDocumentCopy::copy;
-            case BYTEA -> (s, out) -> out.writeString(CanonicalText.bytea(byteaText(s)));
+            case BYTEA -> (s, out) -> out.writeString(ColumnTypeText.bytea(byteaText(s)));
             case DATE -> (s, out) -> out.writeString(
-                CanonicalText.date(ValueWriters.finiteInArray(PgTemporalText.date(s))));
+                ColumnTypeText.date(ValueWriters.finiteInArray(PgTemporalText.date(s))));
             case TIMESTAMP -> (s, out) -> out.writeString(
-                CanonicalText.timestamp(ValueWriters.finiteInArray(PgTemporalText.timestamp(s))));
+                ColumnTypeText.timestamp(ValueWriters.finiteInArray(PgTemporalText.timestamp(s))));
             case TIMESTAMPTZ -> (s, out) -> out.writeString(
-                CanonicalText.timestamptz(ValueWriters.finiteInArray(PgTemporalText.timestamptz(s))));
+                ColumnTypeText.timestamptz(ValueWriters.finiteInArray(PgTemporalText.timestamptz(s))));
             case TIME, TIMETZ, INTERVAL ->
                 throw new IllegalArgumentException("Arrays of " + type + " are not supported");
         };
@@ -48,7 +48,7 @@ final class TextElementWriters {
     }
 
     private static String finiteNumeric(String s) {
-        String canonical = CanonicalText.numeric(s);
+        String canonical = ColumnTypeText.numeric(s);
         if (canonical.endsWith("NaN") || canonical.endsWith("Infinity")) {
             throw new UnencodableValueException(canonical + " inside a numeric array is not supported (Debezium 3.6"
                 + " turns the whole array into NULL)");

@@ -44,7 +44,7 @@ public final class ValueWriters {
 
     /** Rejects {@code 'infinity'} inside arrays, which Debezium 3.6 decodes wrongly. */
     public static long finiteInArray(long temporal) {
-        if (temporal == CanonicalText.INFINITY || temporal == CanonicalText.MINUS_INFINITY) {
+        if (temporal == ColumnTypeText.INFINITY || temporal == ColumnTypeText.MINUS_INFINITY) {
             throw new UnencodableValueException("infinity inside a date or timestamp array is not supported"
                 + " (Debezium 3.6 decodes it wrongly)");
         }

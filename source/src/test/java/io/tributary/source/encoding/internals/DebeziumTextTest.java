@@ -28,13 +28,13 @@ class DebeziumTextTest {
         assertThat(DebeziumText.zonedTimestamp("1970-01-01T00:00:01.5Z")).isEqualTo(1_500_000L);
         assertThat(DebeziumText.zonedTimestamp("1970-01-01T00:00:00Z")).isZero();
         assertThat(DebeziumText.zonedTimestamp("2020-01-02T01:04:05.123456Z"))
-            .isEqualTo(LocalDate.of(2020, 1, 2).toEpochDay() * CanonicalText.MICROS_PER_DAY + 3_845_123_456L);
+            .isEqualTo(LocalDate.of(2020, 1, 2).toEpochDay() * ColumnTypeText.MICROS_PER_DAY + 3_845_123_456L);
     }
 
     @Test
     void zonedTimestampInfinitiesAreRecognized() {
-        assertThat(DebeziumText.zonedTimestamp("infinity")).isEqualTo(CanonicalText.INFINITY);
-        assertThat(DebeziumText.zonedTimestamp("-infinity")).isEqualTo(CanonicalText.MINUS_INFINITY);
+        assertThat(DebeziumText.zonedTimestamp("infinity")).isEqualTo(ColumnTypeText.INFINITY);
+        assertThat(DebeziumText.zonedTimestamp("-infinity")).isEqualTo(ColumnTypeText.MINUS_INFINITY);
     }
 
     @Test

@@ -17,8 +17,8 @@ class PgTemporalTextTest {
 
     @Test
     void infinitiesAreRecognized() {
-        assertThat(PgTemporalText.date("infinity")).isEqualTo(CanonicalText.INFINITY);
-        assertThat(PgTemporalText.timestamptz("-infinity")).isEqualTo(CanonicalText.MINUS_INFINITY);
+        assertThat(PgTemporalText.date("infinity")).isEqualTo(ColumnTypeText.INFINITY);
+        assertThat(PgTemporalText.timestamptz("-infinity")).isEqualTo(ColumnTypeText.MINUS_INFINITY);
     }
 
     @Test
@@ -41,13 +41,13 @@ class PgTemporalTextTest {
 
     @Test
     void timeAllowsTwentyFourHundred() {
-        assertThat(PgTemporalText.time("24:00:00")).isEqualTo(CanonicalText.MICROS_PER_DAY);
+        assertThat(PgTemporalText.time("24:00:00")).isEqualTo(ColumnTypeText.MICROS_PER_DAY);
     }
 
     @Test
     void timetzIsNormalizedToUtcAndWrapsAroundMidnight() {
         assertThat(PgTemporalText.timetzUtc("03:04:05.5+05:30")).isEqualTo(77_645_500_000L);
-        assertThat(PgTemporalText.timetzUtc("24:00:00+02")).isEqualTo(22 * CanonicalText.MICROS_PER_HOUR);
+        assertThat(PgTemporalText.timetzUtc("24:00:00+02")).isEqualTo(22 * ColumnTypeText.MICROS_PER_HOUR);
     }
 
     @Test
@@ -58,13 +58,13 @@ class PgTemporalTextTest {
     @Test
     void timestamptzPrintedAsBcInASessionZoneCanBeInRangeInUtc() {
         long utc = PgTemporalText.timestamptz("0001-12-31 20:29:08-03:30:52 BC");
-        assertThat(CanonicalText.timestamptz(utc)).isEqualTo("0001-01-01T00:00:00.000000Z");
+        assertThat(ColumnTypeText.timestamptz(utc)).isEqualTo("0001-01-01T00:00:00.000000Z");
     }
 
     @Test
     void timestamptzPrintedInYearTenThousandCanBeInRangeInUtc() {
         long utc = PgTemporalText.timestamptz("10000-01-01 13:00:00+14");
-        assertThat(CanonicalText.timestamptz(utc)).isEqualTo("9999-12-31T23:00:00.000000Z");
+        assertThat(ColumnTypeText.timestamptz(utc)).isEqualTo("9999-12-31T23:00:00.000000Z");
     }
 
     @Test

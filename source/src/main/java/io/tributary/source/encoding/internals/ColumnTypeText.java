@@ -14,7 +14,7 @@ import java.time.LocalDate;
  * {@link UnencodableValueException}: the fixed-width ISO form has no room for them and JavaScript clients parse
  * the fixed form). Stateless and thread-safe.
  */
-public final class CanonicalText {
+public final class ColumnTypeText {
 
     /** Stands for {@code 'infinity'} in the temporal functions. */
     public static final long INFINITY = Long.MAX_VALUE;
@@ -33,7 +33,7 @@ public final class CanonicalText {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private CanonicalText() {
+    private ColumnTypeText() {
     }
 
     /**
