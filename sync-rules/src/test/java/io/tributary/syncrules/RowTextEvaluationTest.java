@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tributary.syncrules.internals.eval.RowJson;
+import io.tributary.syncrules.internals.eval.RowJsonParser;
 import io.tributary.testing.random.Seeds;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -76,7 +76,7 @@ class RowTextEvaluationTest {
 
         EvaluationResult result = RULES.get(0).evaluate(TABLE, text);
 
-        assertThat(result).isEqualTo(RULES.get(0).evaluate(TABLE, RowJson.parseObject(text)));
+        assertThat(result).isEqualTo(RULES.get(0).evaluate(TABLE, RowJsonParser.parseObject(text)));
         assertThat(result.rows()).extracting(BucketRow::bucket).containsExactly("by_owner[\"a\uD800b\"]");
     }
 
@@ -95,7 +95,7 @@ class RowTextEvaluationTest {
         String description = String.format("seed %d, row %d: %s", seed, i, text);
         ObjectNode tree;
         try {
-            tree = RowJson.parseObject(bytes);
+            tree = RowJsonParser.parseObject(bytes);
         } catch (IllegalArgumentException e) {
             assertThatThrownBy(() -> rules.evaluate(TABLE, bytes)).as(description)
                 .isInstanceOf(IllegalArgumentException.class);
@@ -104,7 +104,7 @@ class RowTextEvaluationTest {
         EvaluationResult expected = rules.evaluate(TABLE, tree);
         assertThat(rules.evaluate(TABLE, bytes)).as(description).isEqualTo(expected);
         assertThat(rules.evaluate(TABLE, text)).as(description).isEqualTo(rules.evaluate(TABLE,
-            RowJson.parseObject(text)));
+            RowJsonParser.parseObject(text)));
     }
 
     private static String randomRow(Random random) {

@@ -119,7 +119,7 @@ abstract class BindingNode {
             return value;
         }
         if (value != null && value.isTextual() && value.textValue().startsWith("[")) {
-            JsonNode parsed = RowJson.parseOrMissing(value.textValue());
+            JsonNode parsed = RowJsonParser.parseOrMissing(value.textValue());
             if (parsed.isArray()) {
                 return parsed;
             }

@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * One pass over a row's UTF-8 JSON text that decides whether the text is <em>canonical</em>, i.e. exactly the
- * bytes {@link CanonicalJson} writes for the tree {@link RowJson} parses from it, and meanwhile finds the value
+ * bytes {@link CanonicalJson} writes for the tree {@link RowJsonParser} parses from it, and meanwhile finds the value
  * spans of some top-level columns. For a canonical text, a consumer may use the text itself as the canonical
  * output of the whole row and read only the columns it needs, and get the results of the tree byte for byte.
  *

@@ -14,9 +14,10 @@ import java.util.Optional;
 
 /**
  * The top-level columns that the data queries of one source table read, and how to read only those from a row's
- * UTF-8 JSON text: a {@link CanonicalRowScan} locates them, and each is turned into the node {@link RowJson} would
- * have produced (strings, booleans, null and integers of up to 18 digits directly; anything else by parsing just
- * that value). A text that is not canonical is not read here: callers parse the whole tree instead.
+ * UTF-8 JSON text: a {@link CanonicalRowScan} locates them, and each is turned into the node
+ * {@link RowJsonParser} would have produced (strings, booleans, null and integers of up to 18 digits directly;
+ * anything else by parsing just that value). A text that is not canonical is not read here: callers parse the
+ * whole tree instead.
  * Immutable and thread-safe.
  */
 final class ColumnSelection {
@@ -61,7 +62,7 @@ final class ColumnSelection {
         if (first == '"') {
             for (int i = start + 1; i < end - 1; i++) {
                 if (text[i] == '\\') {
-                    return RowJson.parseValue(text, start, end - start);
+                    return RowJsonParser.parseValue(text, start, end - start);
                 }
             }
             return TextNode.valueOf(new String(text, start + 1, end - start - 2, StandardCharsets.UTF_8));
@@ -89,6 +90,6 @@ final class ColumnSelection {
                 return value == (int) value ? IntNode.valueOf((int) value) : LongNode.valueOf(value);
             }
         }
-        return RowJson.parseValue(text, start, end - start);
+        return RowJsonParser.parseValue(text, start, end - start);
     }
 }

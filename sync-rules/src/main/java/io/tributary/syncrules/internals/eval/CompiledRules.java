@@ -91,7 +91,7 @@ public final class CompiledRules {
                 return evaluate(plan, columns.get());
             }
         }
-        return evaluate(plan, text == null ? RowJson.parseObject(json) : RowJson.parseObject(text));
+        return evaluate(plan, text == null ? RowJsonParser.parseObject(json) : RowJsonParser.parseObject(text));
     }
 
     private EvaluationResult evaluate(TablePlan plan, ObjectNode row) {

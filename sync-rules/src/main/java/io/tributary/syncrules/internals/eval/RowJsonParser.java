@@ -14,14 +14,14 @@ import java.io.IOException;
  * are kept ({@code 1.50} stays {@code 1.50} in the output), so a row's output does not depend on binary floating
  * point. Read limits are the canonical ones ({@link CanonicalJsonFactory}). Thread-safe.
  */
-public final class RowJson {
+public final class RowJsonParser {
 
     private static final ObjectMapper MAPPER = JsonMapper.builder(CanonicalJsonFactory.newFactory())
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .build();
 
-    private RowJson() {
+    private RowJsonParser() {
     }
 
     /** Parses a JSON object. */
