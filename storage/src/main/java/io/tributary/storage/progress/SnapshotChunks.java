@@ -110,7 +110,7 @@ public final class SnapshotChunks {
         WindowKey window = WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3));
         PlannedChunk chunk = new PlannedChunk(rs.getString(4), rs.getInt(5), Optional.ofNullable(rs.getString(6)),
             Optional.ofNullable(rs.getString(7)));
-        return new StoredChunk(window, chunk, ChunkState.valueOf(rs.getString(8)), rs.getInt(9),
+        return new StoredChunk(window, chunk, ChunkStatus.valueOf(rs.getString(8)), rs.getInt(9),
             SnapshotPriority.valueOf(rs.getString(10)));
     }
 

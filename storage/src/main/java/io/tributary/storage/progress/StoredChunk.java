@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param attempt  the attempts claimed so far ({@code 0} before the first)
  * @param priority the queue its task waits in
  */
-public record StoredChunk(WindowKey window, PlannedChunk chunk, ChunkState state, int attempt,
+public record StoredChunk(WindowKey window, PlannedChunk chunk, ChunkStatus state, int attempt,
                           SnapshotPriority priority) {
 
     public StoredChunk {
