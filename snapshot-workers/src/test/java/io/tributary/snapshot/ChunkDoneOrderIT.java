@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.testing.kafka.RecordFaults;
@@ -48,7 +48,7 @@ class ChunkDoneOrderIT {
 
         try (SnapshotWorkers workers = SnapshotWorkers.start(config)) {
             await().atMost(PATIENCE).untilAsserted(() ->
-                assertThat(f.window(ITEMS).map(WindowProgress::state)).contains(WindowState.DONE));
+                assertThat(f.window(ITEMS).map(WindowProgress::state)).contains(WindowStatus.DONE));
             assertThat(workers.failure()).isEmpty();
         }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.TableId;
@@ -52,7 +52,7 @@ class SnapshotThroughputBench {
         long start = System.nanoTime();
         try (SnapshotWorkers workers = SnapshotWorkers.start(config)) {
             await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
-                assertThat(f.window(table).map(WindowProgress::state)).contains(WindowState.DONE));
+                assertThat(f.window(table).map(WindowProgress::state)).contains(WindowStatus.DONE));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         assertThat(f.window(table).orElseThrow().rowsDone()).isEqualTo(rows);

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tributary.storage.progress.SnapshotChunks;
 import io.tributary.storage.progress.StoredChunk;
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.ChunkDone;
@@ -60,7 +60,7 @@ class SnapshotWorkersIT {
         return tasks;
     }
 
-    private static void awaitState(SnapshotFixture f, TableId table, WindowState state) {
+    private static void awaitState(SnapshotFixture f, TableId table, WindowStatus state) {
         await().atMost(PATIENCE).untilAsserted(() ->
             assertThat(f.window(table).map(WindowProgress::state)).contains(state));
     }
@@ -83,7 +83,7 @@ class SnapshotWorkersIT {
             f.awaitMembers(f.config(1), 3);
             tasks = planAll(f, TaskPriority.ACTIVE_SNAPSHOT);
             for (TableId table : List.of(ITEMS, DEVICES, WORDS, MEMBERS)) {
-                awaitState(f, table, WindowState.DONE);
+                awaitState(f, table, WindowStatus.DONE);
             }
             assertThat(first.failure()).isEmpty();
             assertThat(second.failure()).isEmpty();
@@ -131,7 +131,7 @@ class SnapshotWorkersIT {
             p.message() instanceof SnapshotRow row && row.attempt() == 1));
         doomed.abort();
         try (SnapshotWorkers survivor = SnapshotWorkers.start(config)) {
-            awaitState(f, ITEMS, WindowState.DONE);
+            awaitState(f, ITEMS, WindowStatus.DONE);
         }
 
         try (Connection c = f.storage.connect()) {
@@ -175,7 +175,7 @@ class SnapshotWorkersIT {
             f.source.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 + " WHERE application_name LIKE 'tributary %' AND datname = current_database()");
             resume.countDown();
-            awaitState(f, ITEMS, WindowState.DONE);
+            awaitState(f, ITEMS, WindowStatus.DONE);
             assertThat(workers.failure()).isEmpty();
         }
 
@@ -209,7 +209,7 @@ class SnapshotWorkersIT {
         try (SnapshotWorkers first = SnapshotWorkers.start(f.config(2), recorder);
              SnapshotWorkers second = SnapshotWorkers.start(f.config(1), recorder)) {
             for (TableId table : List.of(ITEMS, DEVICES, WORDS, MEMBERS)) {
-                awaitState(f, table, WindowState.DONE);
+                awaitState(f, table, WindowStatus.DONE);
             }
         }
 
@@ -225,9 +225,9 @@ class SnapshotWorkersIT {
         f.source.execute("DROP TABLE tenant_a.devices");
 
         try (SnapshotWorkers workers = SnapshotWorkers.start(f.config(2))) {
-            awaitState(f, DEVICES, WindowState.FAILED);
+            awaitState(f, DEVICES, WindowStatus.FAILED);
             for (TableId table : List.of(ITEMS, WORDS, MEMBERS)) {
-                awaitState(f, table, WindowState.DONE);
+                awaitState(f, table, WindowStatus.DONE);
             }
             assertThat(workers.failure()).isEmpty();
         }

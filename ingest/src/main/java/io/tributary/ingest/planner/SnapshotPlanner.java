@@ -9,7 +9,7 @@ import io.tributary.storage.progress.SnapshotPriority;
 import io.tributary.storage.progress.StoredChunk;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.KeyValues;
@@ -130,7 +130,7 @@ public final class SnapshotPlanner implements AutoCloseable {
             Map<TableId, WindowKey> interrupted = new HashMap<>();
             for (Map.Entry<TableId, WindowProgress> entry : latest.entrySet()) {
                 WindowProgress window = entry.getValue();
-                if (window.state() != WindowState.PLANNING) {
+                if (window.state() != WindowStatus.PLANNING) {
                     continue;
                 }
                 if (window.chunksPlanned() > 0) {
@@ -248,7 +248,7 @@ public final class SnapshotPlanner implements AutoCloseable {
 
     /** The window as it is now (a PLANNING one may have been finished by {@link #resume}). */
     private static Optional<WindowProgress> reload(Connection store, WindowProgress window) {
-        if (window.state() != WindowState.PLANNING) {
+        if (window.state() != WindowStatus.PLANNING) {
             return Optional.of(window);
         }
         try {
@@ -274,7 +274,7 @@ public final class SnapshotPlanner implements AutoCloseable {
     private int republishUnclaimed(Connection store) throws SQLException {
         int windows = 0;
         for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
-            if (window.state() != WindowState.SNAPSHOTTING) {
+            if (window.state() != WindowStatus.SNAPSHOTTING) {
                 continue;
             }
             List<StoredChunk> unclaimed = SnapshotChunks.pending(store, window.window()).stream()

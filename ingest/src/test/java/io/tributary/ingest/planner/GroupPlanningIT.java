@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.TableId;
@@ -50,7 +50,7 @@ class GroupPlanningIT {
         String interrupted;
         try (SnapshotPlanner planner = f.planner(500)) {
             assertThatThrownBy(planner::planOnce).isInstanceOf(SQLException.class);
-            assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.PLANNING);
+            assertThat(f.window(ITEMS).state()).isEqualTo(WindowStatus.PLANNING);
             interrupted = f.window(ITEMS).window().windowId();
             assertThat(f.isPlanned(group)).isFalse();
 
@@ -59,9 +59,9 @@ class GroupPlanningIT {
         }
 
         assertThat(f.isPlanned(group)).isTrue();
-        assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        assertThat(f.window(ITEMS).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
         assertThat(f.window(ITEMS).window().windowId()).isNotEqualTo(interrupted);
-        assertThat(f.window(LOGBOOK).state()).isEqualTo(WindowState.FAILED);
+        assertThat(f.window(LOGBOOK).state()).isEqualTo(WindowStatus.FAILED);
     }
 
     @Test
@@ -79,7 +79,7 @@ class GroupPlanningIT {
             planner.planOnce();
 
             assertThat(f.isPlanned(later)).isTrue();
-            assertThat(f.window(MEMBERS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.window(MEMBERS).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
         }
     }
 }

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.ChunkRange;
@@ -99,7 +99,7 @@ class PlannerScaleIT {
         LOG.info("Planned 200 tables in {} ms", report.took().toMillis());
         assertThat(report.opened()).isEqualTo(200);
         assertThat(report.took()).isLessThan(Duration.ofSeconds(20));
-        assertThat(f.windows()).hasSize(200).allSatisfy(w -> assertThat(w.state()).isEqualTo(WindowState.SNAPSHOTTING))
+        assertThat(f.windows()).hasSize(200).allSatisfy(w -> assertThat(w.state()).isEqualTo(WindowStatus.SNAPSHOTTING))
             .extracting(WindowProgress::chunksPlanned).containsOnly(1);
     }
 }

@@ -13,7 +13,7 @@ import io.tributary.storage.progress.SnapshotPriority;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowPlan;
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.ChunkTask;
@@ -89,7 +89,7 @@ class SnapshotPlannerIT {
         List<PlannerFixture.Read<TopicMessage>> rows = f.snapshotRows();
         for (TableId table : List.of(ITEMS, DEVICES, WORDS, MEMBERS)) {
             WindowProgress window = f.window(table);
-            assertThat(window.state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(window.state()).isEqualTo(WindowStatus.SNAPSHOTTING);
             List<ChunkTask> chunks = distinctInOrder(tasksOf(tasks, table));
             assertThat(chunks).hasSize(window.chunksPlanned()).hasSizeGreaterThan(2);
             List<Long> counts = f.countsPerChunk(table, chunks.stream().map(ChunkTask::range).toList());
@@ -180,11 +180,11 @@ class SnapshotPlannerIT {
         }
 
         assertThat(f.window(ITEMS).window()).isEqualTo(stored);
-        assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        assertThat(f.window(ITEMS).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
         assertThat(tasksOf(f.tasks(), ITEMS)).extracting(ChunkTask::chunkId)
             .containsExactlyInAnyOrder("w-stored#0", "w-stored#1");
         assertThat(f.window(DEVICES).window().windowId()).isNotEqualTo("w-empty");
-        assertThat(f.window(DEVICES).state()).isEqualTo(WindowState.SNAPSHOTTING);
+        assertThat(f.window(DEVICES).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
     }
 
     @Test
@@ -237,7 +237,7 @@ class SnapshotPlannerIT {
         }
 
         WindowProgress failed = f.window(TableId.of("tenant_a", "logbook"));
-        assertThat(failed.state()).isEqualTo(WindowState.FAILED);
+        assertThat(failed.state()).isEqualTo(WindowStatus.FAILED);
         assertThat(failed.error().orElseThrow()).contains("\"tenant_a\".\"logbook\"");
     }
 
@@ -264,7 +264,7 @@ class SnapshotPlannerIT {
             PlanReport second = planner.planOnce();
 
             assertThat(second.opened()).isEqualTo(1);
-            assertThat(f.window(DEVICES).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.window(DEVICES).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
             assertThat(f.isPlanned(group)).isTrue();
         }
     }
@@ -303,7 +303,7 @@ class SnapshotPlannerIT {
             creation.get(30, TimeUnit.SECONDS);
 
             assertThat(planner.planOnce().opened()).isEqualTo(1);
-            assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.window(ITEMS).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
             assertThat(f.isPlanned(group)).isTrue();
         } finally {
             f.source.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
@@ -339,7 +339,7 @@ class SnapshotPlannerIT {
 
             assertThat(report.opened()).isEqualTo(1);
             assertThat(f.window(logbook).window()).isNotEqualTo(failed);
-            assertThat(f.window(logbook).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.window(logbook).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
         }
     }
 
@@ -359,7 +359,7 @@ class SnapshotPlannerIT {
             assertThat(planner.resnapshot(ITEMS, TaskPriority.ACTIVE_SNAPSHOT)).isEmpty();
 
             assertThat(f.window(ITEMS).window()).isNotEqualTo(first);
-            assertThat(f.window(ITEMS).state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(f.window(ITEMS).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
         }
     }
 }

@@ -5,7 +5,7 @@ import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -34,22 +34,22 @@ record ProgressSnapshot(List<WindowProgress> windows, List<SyncRulesGroup> group
     }
 
     long tablesDone() {
-        return windows.stream().filter(w -> w.state() == WindowState.DONE).count();
+        return windows.stream().filter(w -> w.state() == WindowStatus.DONE).count();
     }
 
     /** Windows still being planned or read. */
     long openWindows() {
-        return windows.stream().filter(w -> w.state() != WindowState.DONE && w.state() != WindowState.FAILED).count();
+        return windows.stream().filter(w -> w.state() != WindowStatus.DONE && w.state() != WindowStatus.FAILED).count();
     }
 
     /** Chunks planned but not done, over the open windows. */
     long pendingChunks() {
-        return windows.stream().filter(w -> w.state() != WindowState.DONE && w.state() != WindowState.FAILED)
+        return windows.stream().filter(w -> w.state() != WindowStatus.DONE && w.state() != WindowStatus.FAILED)
             .mapToLong(w -> w.chunksPlanned() - w.chunksDone()).sum();
     }
 
     long failedTables() {
-        return windows.stream().filter(w -> w.state() == WindowState.FAILED).count();
+        return windows.stream().filter(w -> w.state() == WindowStatus.FAILED).count();
     }
 
     long liveGroups() {

@@ -1,7 +1,7 @@
 package io.tributary.snapshot.internals;
 
 import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowState;
+import io.tributary.storage.progress.WindowStatus;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -55,7 +55,7 @@ public final class ProgressLog {
         synchronized (rate) {
             rate.rows += rows;
             long elapsed = now - rate.since;
-            boolean done = progress.state() == WindowState.DONE;
+            boolean done = progress.state() == WindowStatus.DONE;
             if (done || elapsed >= interval.toNanos()) {
                 line = (done ? "Replicated " : "Replicating ") + table + " " + progress.rowsText() + " ("
                     + rate(rate.rows, elapsed) + ")";
@@ -66,7 +66,7 @@ public final class ProgressLog {
         if (line != null) {
             LOG.info(line);
         }
-        if (progress.state() == WindowState.DONE) {
+        if (progress.state() == WindowStatus.DONE) {
             tables.remove(key);
         }
     }

@@ -286,7 +286,7 @@ public final class SnapshotProgress {
     static WindowProgress read(ResultSet rs) throws SQLException {
         Timestamp finished = rs.getTimestamp(13);
         return new WindowProgress(WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3)),
-            WindowState.valueOf(rs.getString(4)), SnapshotPriority.valueOf(rs.getString(5)), rs.getInt(6),
+            WindowStatus.valueOf(rs.getString(4)), SnapshotPriority.valueOf(rs.getString(5)), rs.getInt(6),
             rs.getInt(7), rs.getLong(8), rs.getLong(9), Optional.ofNullable(rs.getString(10)),
             Optional.ofNullable(rs.getString(11)), rs.getTimestamp(12).toInstant(),
             Optional.ofNullable(finished).map(Timestamp::toInstant));

@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param startedAt     when the window was opened
  * @param finishedAt    when it became DONE or FAILED
  */
-public record WindowProgress(WindowKey window, WindowState state, SnapshotPriority priority, int chunksPlanned,
+public record WindowProgress(WindowKey window, WindowStatus state, SnapshotPriority priority, int chunksPlanned,
                              int chunksDone, long rowsDone, long rowsEstimated, Optional<String> highWatermark,
                              Optional<String> error, Instant startedAt, Optional<Instant> finishedAt) {
 
@@ -34,7 +34,7 @@ public record WindowProgress(WindowKey window, WindowState state, SnapshotPriori
         if (chunksPlanned < 0 || chunksDone < 0 || rowsDone < 0 || rowsEstimated < 0) {
             throw new IllegalArgumentException("Progress counts must be >= 0 for " + window);
         }
-        if ((state == WindowState.FAILED) != error.isPresent()) {
+        if ((state == WindowStatus.FAILED) != error.isPresent()) {
             throw new IllegalArgumentException("A window has an error iff it FAILED: " + window + " " + state);
         }
     }
@@ -45,7 +45,7 @@ public record WindowProgress(WindowKey window, WindowState state, SnapshotPriori
      * or read.
      */
     public boolean failedBeforePlanning() {
-        return state == WindowState.FAILED && chunksPlanned == 0 && finishedAt.equals(Optional.of(startedAt));
+        return state == WindowStatus.FAILED && chunksPlanned == 0 && finishedAt.equals(Optional.of(startedAt));
     }
 
     /** {@code rowsDone/~rowsEstimated}, e.g. {@code 5480000/~7880678}. */

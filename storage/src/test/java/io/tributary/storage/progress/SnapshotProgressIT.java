@@ -43,7 +43,7 @@ class SnapshotProgressIT {
             assertThat(SnapshotProgress.open(c, Map.of(W2, SnapshotPriority.ACTIVE_SNAPSHOT))).isEmpty();
             assertThat(SnapshotProgress.latestWindows(c)).singleElement()
                 .satisfies(w -> assertThat(w.window()).isEqualTo(W1))
-                .satisfies(w -> assertThat(w.state()).isEqualTo(WindowState.PLANNING));
+                .satisfies(w -> assertThat(w.state()).isEqualTo(WindowStatus.PLANNING));
         }
     }
 
@@ -101,9 +101,9 @@ class SnapshotProgressIT {
             SnapshotChunks.claim(c, "w1#1");
 
             WindowProgress first = SnapshotChunks.complete(c, "w1#0", 5, "0/20").orElseThrow();
-            assertThat(first.state()).isEqualTo(WindowState.SNAPSHOTTING);
+            assertThat(first.state()).isEqualTo(WindowStatus.SNAPSHOTTING);
             WindowProgress last = SnapshotChunks.complete(c, "w1#1", 6, "0/18").orElseThrow();
-            assertThat(last.state()).isEqualTo(WindowState.DONE);
+            assertThat(last.state()).isEqualTo(WindowStatus.DONE);
             assertThat(last.rowsDone()).isEqualTo(11);
             assertThat(last.chunksDone()).isEqualTo(2);
             assertThat(last.highWatermark()).contains("0/20");
@@ -118,11 +118,11 @@ class SnapshotProgressIT {
             SnapshotProgress.storeChunks(c, List.of(plan(W1, 1)));
             SnapshotChunks.claim(c, "w1#0");
             assertThat(SnapshotChunks.complete(c, "w1#0", 3, "0/30").orElseThrow().state())
-                .isEqualTo(WindowState.PLANNING);
+                .isEqualTo(WindowStatus.PLANNING);
 
             SnapshotProgress.markSnapshotting(c, List.of(W1));
 
-            assertThat(SnapshotProgress.find(c, W1).orElseThrow().state()).isEqualTo(WindowState.DONE);
+            assertThat(SnapshotProgress.find(c, W1).orElseThrow().state()).isEqualTo(WindowStatus.DONE);
         }
     }
 
@@ -137,7 +137,7 @@ class SnapshotProgressIT {
 
             assertThat(SnapshotChunks.claim(c, "w1#1")).isEmpty();
             WindowProgress failed = SnapshotProgress.find(c, W1).orElseThrow();
-            assertThat(failed.state()).isEqualTo(WindowState.FAILED);
+            assertThat(failed.state()).isEqualTo(WindowStatus.FAILED);
             assertThat(failed.error()).contains("relation does not exist");
             assertThat(SnapshotProgress.open(c, Map.of(W2, SnapshotPriority.ACTIVE_SNAPSHOT))).containsExactly(W2);
         }

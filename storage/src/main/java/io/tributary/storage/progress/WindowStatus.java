@@ -14,7 +14,7 @@ import java.util.Set;
  * </pre>
  * Any other transition is a bug and throws.
  */
-public enum WindowState {
+public enum WindowStatus {
     /** Opened: the window marker may be in the WAL; chunks may be stored and tasks published. */
     PLANNING,
     /** Every chunk is stored and its task published; workers are reading them. */
@@ -25,7 +25,7 @@ public enum WindowState {
     FAILED;
 
     /** The states this one may move to. */
-    public Set<WindowState> next() {
+    public Set<WindowStatus> next() {
         switch (this) {
             case PLANNING:
                 return EnumSet.of(SNAPSHOTTING, DONE, FAILED);
@@ -33,7 +33,7 @@ public enum WindowState {
                 return EnumSet.of(DONE, FAILED);
             case DONE:
             case FAILED:
-                return EnumSet.noneOf(WindowState.class);
+                return EnumSet.noneOf(WindowStatus.class);
             default:
                 throw new AssertionError(this);
         }
@@ -44,7 +44,7 @@ public enum WindowState {
      *
      * @throws IllegalStateException if {@code target} is not a legal next state
      */
-    public void requireTransitionTo(WindowState target) {
+    public void requireTransitionTo(WindowStatus target) {
         if (!next().contains(target)) {
             throw new IllegalStateException("Illegal snapshot window transition " + this + " -> " + target
                 + " (legal: " + next() + ")");
