@@ -51,7 +51,7 @@ final class Committer implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
 
     /** Batches of one or several partitions, in apply order, to commit in one transaction. */
-    private record Work(List<PreparedBatch> batches, Map<PartitionState, Integer> records) {
+    private record Work(List<PreparedBatch> batches, Map<PartitionAssignment, Integer> records) {
 
         int totalRecords() {
             return records.values().stream().mapToInt(Integer::intValue).sum();
@@ -73,9 +73,9 @@ final class Committer implements Runnable {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Map<PartitionState, ArrayDeque<PreparedBatch>> queues = new LinkedHashMap<>();
-    private final Map<PartitionState, Integer> queuedRecords = new LinkedHashMap<>();
-    private final Set<PartitionState> inFlight = new HashSet<>();
+    private final Map<PartitionAssignment, ArrayDeque<PreparedBatch>> queues = new LinkedHashMap<>();
+    private final Map<PartitionAssignment, Integer> queuedRecords = new LinkedHashMap<>();
+    private final Set<PartitionAssignment> inFlight = new HashSet<>();
     private boolean draining;
     private boolean finished;
     private long nextGateRead;
@@ -99,7 +99,7 @@ final class Committer implements Runnable {
     }
 
     /** Queues {@code batch} of {@code state}'s partition after its earlier batches. */
-    void submit(PartitionState state, PreparedBatch batch) {
+    void submit(PartitionAssignment state, PreparedBatch batch) {
         lock.lock();
         try {
             queues.computeIfAbsent(state, s -> new ArrayDeque<>()).add(batch);
@@ -111,7 +111,7 @@ final class Committer implements Runnable {
     }
 
     /** The records of {@code state}'s batches queued or being committed. */
-    int queuedRecords(PartitionState state) {
+    int queuedRecords(PartitionAssignment state) {
         lock.lock();
         try {
             return queuedRecords.getOrDefault(state, 0);
@@ -148,7 +148,7 @@ final class Committer implements Runnable {
      * commit of theirs, so a graceful hand-over commits what it can. (A commit that outlives the wait is harmless:
      * the next owner's claim waits for it, or fences it.)
      */
-    void forget(Collection<PartitionState> states, Duration wait) throws InterruptedException {
+    void forget(Collection<PartitionAssignment> states, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         lock.lock();
         try {
@@ -281,12 +281,12 @@ final class Committer implements Runnable {
         });
         gateBlocked = false;
         Map<Integer, Long> planned = new HashMap<>();
-        Map<PartitionState, Integer> taken = new LinkedHashMap<>();
+        Map<PartitionAssignment, Integer> taken = new LinkedHashMap<>();
         List<PreparedBatch> batches = new ArrayList<>();
         for (boolean progress = true; progress; ) {
             progress = false;
-            for (Map.Entry<PartitionState, ArrayDeque<PreparedBatch>> entry : queues.entrySet()) {
-                PartitionState state = entry.getKey();
+            for (Map.Entry<PartitionAssignment, ArrayDeque<PreparedBatch>> entry : queues.entrySet()) {
+                PartitionAssignment state = entry.getKey();
                 PreparedBatch next = entry.getValue().peek();
                 int records = taken.getOrDefault(state, 0);
                 if (next == null || records > 0 && records + next.records() > transactionRecords) {
@@ -309,7 +309,7 @@ final class Committer implements Runnable {
         if (batches.isEmpty()) {
             return Optional.empty();
         }
-        for (PartitionState state : taken.keySet()) {
+        for (PartitionAssignment state : taken.keySet()) {
             queues.put(state, queues.remove(state));
         }
         inFlight.addAll(taken.keySet());
@@ -340,7 +340,7 @@ final class Committer implements Runnable {
             List<PreparedBatch> batches = new ArrayList<>(work.batches());
             for (int i = batches.size() - 1; i >= 0; i--) {
                 PreparedBatch batch = batches.get(i);
-                for (PartitionState state : work.records().keySet()) {
+                for (PartitionAssignment state : work.records().keySet()) {
                     if (state.partition() == batch.partition() && state.isLive()) {
                         queues.computeIfAbsent(state, s -> new ArrayDeque<>()).addFirst(batch);
                     }
@@ -366,13 +366,13 @@ final class Committer implements Runnable {
      * are sent first, once (batches handed back no longer carry them).
      */
     private boolean commit(Work taken) throws Exception {
-        Set<PartitionState> states = taken.records().keySet();
-        if (!states.stream().allMatch(PartitionState::isLive)) {
+        Set<PartitionAssignment> states = taken.records().keySet();
+        if (!states.stream().allMatch(PartitionAssignment::isLive)) {
             requeue(taken);
             return false;
         }
         Work work = sendDeadLetters(taken);
-        List<ApplyTarget> targets = states.stream().map(PartitionState::target).toList();
+        List<ApplyTarget> targets = states.stream().map(PartitionAssignment::target).toList();
         Map<Integer, ApplyResult> results;
         long started = System.nanoTime();
         try {
@@ -384,7 +384,7 @@ final class Committer implements Runnable {
         } catch (FencedException e) {
             LOG.warn("{}", e.getMessage());
             counters.fenced();
-            for (PartitionState state : states) {
+            for (PartitionAssignment state : states) {
                 if (state.partition() == e.partition()) {
                     state.fence();
                     lock.lock();
@@ -400,7 +400,7 @@ final class Committer implements Runnable {
             return false;
         }
         int ops = 0;
-        for (PartitionState state : states) {
+        for (PartitionAssignment state : states) {
             ApplyResult result = results.get(state.partition());
             state.maxOpId = result.maxOpId();
             if (result.sealedEpoch().isPresent()) {

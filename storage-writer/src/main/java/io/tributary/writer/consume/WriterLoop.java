@@ -69,7 +69,7 @@ public final class WriterLoop implements Runnable {
     private final int queuedRecords;
     private final Duration pollTimeout;
     private final Duration closeTimeout;
-    private final Map<TopicPartition, PartitionState> states = new HashMap<>();
+    private final Map<TopicPartition, PartitionAssignment> states = new HashMap<>();
     private volatile Throwable failure;
 
     WriterLoop(String name, long groupId, String topic, Consumer<byte[], byte[]> consumer, Committer committer,
@@ -144,7 +144,7 @@ public final class WriterLoop implements Runnable {
                     continue;
                 }
                 stage(records);
-                for (PartitionState state : states.values()) {
+                for (PartitionAssignment state : states.values()) {
                     pump(state);
                 }
                 commitToKafka(false);
@@ -175,7 +175,7 @@ public final class WriterLoop implements Runnable {
 
     private void stage(ConsumerRecords<byte[], byte[]> records) {
         for (TopicPartition partition : records.partitions()) {
-            PartitionState state = states.get(partition);
+            PartitionAssignment state = states.get(partition);
             if (state == null || !state.isLive()) {
                 continue;
             }
@@ -189,7 +189,7 @@ public final class WriterLoop implements Runnable {
     }
 
     /** Moves a partition's staged records into batches and batches to the committer, as far as there is room. */
-    private void pump(PartitionState state) {
+    private void pump(PartitionAssignment state) {
         if (!state.isLive()) {
             if (state.isFenced() && !state.paused) {
                 state.staged.clear();
@@ -229,7 +229,7 @@ public final class WriterLoop implements Runnable {
 
     /** Graceful end: submits what is evaluated, lets the committer finish, commits offsets to Kafka. */
     private void finish() throws InterruptedException {
-        for (PartitionState state : states.values()) {
+        for (PartitionAssignment state : states.values()) {
             if (!state.isLive()) {
                 continue;
             }
@@ -248,7 +248,7 @@ public final class WriterLoop implements Runnable {
 
     private void commitToKafka(boolean sync) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (PartitionState state : states.values()) {
+        for (PartitionAssignment state : states.values()) {
             long committed = state.committedOffset();
             if (committed > state.kafkaCommitted) {
                 offsets.put(state.topicPartition(), new OffsetAndMetadata(committed));
@@ -282,7 +282,7 @@ public final class WriterLoop implements Runnable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-            for (PartitionState state : end(partitions)) {
+            for (PartitionAssignment state : end(partitions)) {
                 if (state.committedOffset() > state.kafkaCommitted) {
                     offsets.put(state.topicPartition(), new OffsetAndMetadata(state.committedOffset()));
                 }
@@ -314,7 +314,7 @@ public final class WriterLoop implements Runnable {
                 } catch (Exception e) {
                     throw new KafkaException("Claiming " + partition + " for group " + groupId + " failed", e);
                 }
-                PartitionState state = new PartitionState(partition, groupId, claim, batchRecords);
+                PartitionAssignment state = new PartitionAssignment(partition, groupId, claim, batchRecords);
                 states.put(partition, state);
                 consumer.seek(partition, claim.nextOffset());
                 LOG.info("{}: claimed {} (token {}) at offset {}, sealed epoch {}", name, partition,
@@ -322,10 +322,10 @@ public final class WriterLoop implements Runnable {
             }
         }
 
-        private List<PartitionState> end(Collection<TopicPartition> partitions) {
-            List<PartitionState> ended = new ArrayList<>();
+        private List<PartitionAssignment> end(Collection<TopicPartition> partitions) {
+            List<PartitionAssignment> ended = new ArrayList<>();
             for (TopicPartition partition : partitions) {
-                PartitionState state = states.remove(partition);
+                PartitionAssignment state = states.remove(partition);
                 if (state != null) {
                     state.deactivate();
                     ended.add(state);

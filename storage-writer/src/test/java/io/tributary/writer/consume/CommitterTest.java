@@ -28,8 +28,8 @@ class CommitterTest {
 
     @Test
     void committerWithABatchQueuedInAnyPartitionIsNotIdle() {
-        PartitionState first = state(0);
-        PartitionState second = state(1);
+        PartitionAssignment first = state(0);
+        PartitionAssignment second = state(1);
         assertThat(committer.idle()).isTrue();
 
         committer.submit(first, batch(0));
@@ -41,7 +41,7 @@ class CommitterTest {
 
     @Test
     void queuedRecordsAddUpOverAPartitionsBatches() {
-        PartitionState first = state(0);
+        PartitionAssignment first = state(0);
 
         committer.submit(first, batch(0));
         committer.submit(first, batch(0));
@@ -49,8 +49,8 @@ class CommitterTest {
         assertThat(committer.queuedRecords(first)).isEqualTo(2);
     }
 
-    private static PartitionState state(int partition) {
-        return new PartitionState(new TopicPartition("rows", partition), 1,
+    private static PartitionAssignment state(int partition) {
+        return new PartitionAssignment(new TopicPartition("rows", partition), 1,
             new PartitionClaim(partition, 1, 0, 0, -1), 10);
     }
 

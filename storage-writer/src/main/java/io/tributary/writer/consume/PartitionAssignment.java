@@ -16,7 +16,7 @@ import org.apache.kafka.common.TopicPartition;
  * {@code maxOpId} to the committer (published to it by the queue lock); the flags and the committed offset are
  * shared.
  */
-final class PartitionState {
+final class PartitionAssignment {
 
     private final TopicPartition topicPartition;
     private final PartitionClaim claim;
@@ -36,7 +36,7 @@ final class PartitionState {
     private volatile boolean fenced;
     private volatile long committedOffset;
 
-    PartitionState(TopicPartition topicPartition, long groupId, PartitionClaim claim, int batchRecords) {
+    PartitionAssignment(TopicPartition topicPartition, long groupId, PartitionClaim claim, int batchRecords) {
         this.topicPartition = topicPartition;
         this.groupId = groupId;
         this.claim = claim;
