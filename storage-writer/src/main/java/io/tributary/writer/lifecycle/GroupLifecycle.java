@@ -1,4 +1,4 @@
-package io.tributary.launcher.lifecycle;
+package io.tributary.writer.lifecycle;
 
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;

@@ -1,8 +1,8 @@
-package io.tributary.launcher.lifecycle;
+package io.tributary.writer.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.launcher.lifecycle.GroupLifecycle.Transition;
+import io.tributary.writer.lifecycle.GroupLifecycle.Transition;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
