@@ -1,6 +1,7 @@
 package io.tributary.snapshot;
 
 import io.tributary.snapshot.queue.WorkerPool;
+import io.tributary.topics.lifecycle.Stage;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
  * {@link #close()} stops them after their read chunks are acknowledged and committed; {@link #abort()} stops them
  * at once, as a crash would. Thread-safe.
  */
-public final class SnapshotWorkers implements AutoCloseable {
+public final class SnapshotWorkers implements Stage {
 
     private final WorkerPool pool;
 
@@ -41,6 +42,12 @@ public final class SnapshotWorkers implements AutoCloseable {
     }
 
     /** Why a loop stopped on its own (a permanent worker failure), if one did. */
+    @Override
+    public String stageName() {
+        return "snapshot workers";
+    }
+
+    @Override
     public Optional<Throwable> failure() {
         return pool.failure();
     }

@@ -7,6 +7,7 @@ import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.GroupMembership;
+import io.tributary.topics.lifecycle.Stage;
 import io.tributary.writer.checkpoint.CheckpointLoop;
 import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.checkpoint.ReplayTargets;
@@ -60,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #start(WriterConfig)} returns once the threads run; the writer then works until {@link #close()} or a
  * fatal failure ({@link #failure()}; every thread stops, the launcher decides what next). Thread-safe.
  */
-public final class StorageWriter implements AutoCloseable {
+public final class StorageWriter implements Stage {
 
     private static final Logger LOG = LoggerFactory.getLogger(StorageWriter.class);
 
@@ -199,6 +200,12 @@ public final class StorageWriter implements AutoCloseable {
     }
 
     /** The first fatal failure, if the writer stopped because of one. */
+    @Override
+    public String stageName() {
+        return "the storage writer";
+    }
+
+    @Override
     public Optional<Throwable> failure() {
         for (WriterLoop loop : loops) {
             if (loop.failure().isPresent()) {

@@ -2,6 +2,7 @@ package io.tributary.stream;
 
 import io.tributary.stream.topology.MergeTopology;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.lifecycle.Stage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * ({@link #state()} becomes {@code ERROR}, {@link #failure()} tells why); undecodable input records are
  * dead-lettered instead. Thread-safe.
  */
-public final class StreamWorker implements AutoCloseable {
+public final class StreamWorker implements Stage {
 
     /** How long {@link #start} waits for the cluster to describe the topics. */
     public static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
@@ -115,6 +116,12 @@ public final class StreamWorker implements AutoCloseable {
     }
 
     /** Why this instance stopped, if a stream thread failed. */
+    @Override
+    public String stageName() {
+        return "stream workers";
+    }
+
+    @Override
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());
     }

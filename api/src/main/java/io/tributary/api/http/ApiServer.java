@@ -4,8 +4,10 @@ import io.tributary.api.auth.TokenVerifier;
 import io.tributary.api.stream.CheckpointWatcher;
 import io.tributary.api.stream.StoragePool;
 import io.tributary.postgres.PgEndpoint;
+import io.tributary.topics.lifecycle.Stage;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe; {@link #close()} stops it.
  */
-public final class ApiServer implements AutoCloseable {
+public final class ApiServer implements Stage {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
     private static final int SPARE_THREADS = 32;
@@ -91,6 +93,17 @@ public final class ApiServer implements AutoCloseable {
     /** The sync streams open now. */
     public int activeStreams() {
         return stream.activeStreams(settings.maxStreams());
+    }
+
+    @Override
+    public String stageName() {
+        return "the sync API";
+    }
+
+    /** Always empty: the server serves until closed; a failing request or stream fails alone. */
+    @Override
+    public Optional<Throwable> failure() {
+        return Optional.empty();
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.tributary.ingest.capture.publication.SourcePreflight;
 import io.tributary.ingest.capture.publication.TableRefresh;
 import io.tributary.postgres.Backoff;
 import io.tributary.postgres.RetryPolicy;
+import io.tributary.topics.lifecycle.Stage;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.sql.Connection;
@@ -77,7 +78,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. A supervisor thread does the work; {@link #close()} stops it and the engine.
  */
-public final class IngestService implements AutoCloseable {
+public final class IngestService implements Stage {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
     private static final Duration WATCH = Duration.ofMillis(100);
@@ -121,9 +122,15 @@ public final class IngestService implements AutoCloseable {
         return state;
     }
 
-    /** Why the service is {@link IngestState#FAILED}, or the last transient failure it is recovering from. */
+    @Override
+    public String stageName() {
+        return "ingest";
+    }
+
+    /** Why the service is {@link IngestState#FAILED}; empty while it runs or recovers from a transient failure. */
+    @Override
     public Optional<Throwable> failure() {
-        return Optional.ofNullable(failure.get());
+        return state == IngestState.FAILED ? Optional.ofNullable(failure.get()) : Optional.empty();
     }
 
     /** The selected tables the publication publishes, as of the last refresh. */

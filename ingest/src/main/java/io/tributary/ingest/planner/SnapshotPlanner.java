@@ -10,6 +10,7 @@ import io.tributary.storage.progress.StoredChunk;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowProgress;
 import io.tributary.storage.progress.WindowStatus;
+import io.tributary.topics.lifecycle.Stage;
 import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.KeyValues;
@@ -63,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Rounds are serialized; the planner is thread-safe.
  */
-public final class SnapshotPlanner implements AutoCloseable {
+public final class SnapshotPlanner implements Stage {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotPlanner.class);
 
@@ -344,6 +345,12 @@ public final class SnapshotPlanner implements AutoCloseable {
     }
 
     /** The error that stopped the planning loop, if one did. */
+    @Override
+    public String stageName() {
+        return "the snapshot planner";
+    }
+
+    @Override
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure);
     }

@@ -3,7 +3,6 @@ package io.tributary.launcher.run;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.IngestService;
-import io.tributary.ingest.capture.IngestState;
 import io.tributary.ingest.capture.publication.LiveGroupTables;
 import io.tributary.ingest.planner.PlannerConfig;
 import io.tributary.ingest.planner.SnapshotPlanner;
@@ -21,6 +20,7 @@ import io.tributary.stream.StreamWorkerConfig;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.lifecycle.Stage;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -169,8 +169,7 @@ public final class Pipeline implements AutoCloseable {
                 kafkaStrings, new LiveGroupTables(storage.toPgEndpoint())));
             capture = Optional.of(ingest);
             ingest.start();
-            add(Role.Part.INGEST, ingest, () -> ingest.state() == IngestState.FAILED
-                ? ingest.failure().map(failure -> "ingest failed: " + failure.getMessage()) : Optional.empty());
+            add(Role.Part.INGEST, ingest);
             started = timed("ingest", started);
         }
         if (role.parts().contains(Role.Part.PLANNER)) {
@@ -191,8 +190,7 @@ public final class Pipeline implements AutoCloseable {
             SnapshotWorkers snapshots = SnapshotWorkers.start(SnapshotWorkerConfig.of(kafka, topics, layout,
                 source.toPgEndpoint(), storage.toPgEndpoint(), config.replication().workersPerProcess(),
                 config.replication().snapshotMaxConcurrentReads()));
-            add(Role.Part.SNAPSHOT_WORKERS, snapshots, () -> snapshots.failure().map(failure ->
-                "snapshot workers failed: " + failure.getMessage()));
+            add(Role.Part.SNAPSHOT_WORKERS, snapshots);
             timed("snapshot workers", started);
         }
     }
@@ -205,8 +203,7 @@ public final class Pipeline implements AutoCloseable {
         if (role.parts().contains(Role.Part.STREAM_WORKERS)) {
             StreamWorker stream = StreamWorker.start(StreamWorkerConfig.of(kafka, topics,
                 createDirectories(stateDirectory.resolve("stream-workers")), workers));
-            add(Role.Part.STREAM_WORKERS, stream, () -> stream.failure().map(failure -> "stream workers failed: "
-                + failure.getMessage()));
+            add(Role.Part.STREAM_WORKERS, stream);
             started = timed("stream workers", started);
         }
         if (role.parts().contains(Role.Part.STORAGE_WRITERS)) {
@@ -300,6 +297,11 @@ public final class Pipeline implements AutoCloseable {
 
     private static long millisSince(long nanos) {
         return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    /** Adds a started stage, unhealthy once it failed for good. */
+    private void add(Role.Part role, Stage stage) {
+        add(role, stage, () -> stage.failure().map(failure -> stage.stageName() + " failed: " + failure.getMessage()));
     }
 
     private void add(Role.Part role, AutoCloseable part, Health check) {
