@@ -17,6 +17,7 @@ import io.tributary.launcher.env.SampleDataset;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.Deployments;
 import io.tributary.launcher.run.Pipeline;
+import io.tributary.launcher.run.TestConfigFile;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
@@ -27,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -189,34 +191,13 @@ public final class ServingPipeline implements AutoCloseable {
 
     private static Path writeConfig(Path dir, TestServices services, PostgresDatabase source,
                                     PostgresDatabase storage, TestTokens tokens) throws IOException {
-        String slot = services.uniqueName("slot");
-        return Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
-            "source:",
-            "  url: " + source.jdbcUrl(),
-            "  user: " + source.user(),
-            "  password: '" + source.password() + "'",
-            "storage:",
-            "  url: " + storage.jdbcUrl(),
-            "  user: " + storage.user(),
-            "  password: '" + storage.password() + "'",
-            "kafka:",
-            "  bootstrap_servers: " + services.kafkaBootstrapServers(),
-            "  topic_prefix: " + services.topicPrefix(),
-            "  partitions: 2",
-            "replication:",
-            "  slot_name: " + slot,
-            "  publication_name: " + slot,
-            "  snapshot:",
-            "    chunk_rows: 200",
-            "metrics:",
-            "  port: 0",
+        return TestConfigFile.write(dir, services, source, storage, Optional.empty(), 2, 200, List.of(
             "api:",
             "  host: 127.0.0.1",
             "client_auth:",
             "  audience: [" + AUDIENCE + "]",
             "  jwks:",
             "    keys:",
-            "      - " + tokens.jwkJson(),
-            ""));
+            "      - " + tokens.jwkJson()));
     }
 }

@@ -71,6 +71,19 @@ public final class StorageContents {
 
     /** The rules evaluated directly over the source tables they read. */
     public static Map<String, Bucket> expected(Connection source, String rules) throws Exception {
+        ExpectedBuckets expected = rulesOverSource(source, rules);
+        Map<String, Bucket> buckets = new TreeMap<>();
+        for (ExpectedBucket bucket : expected.buckets().values()) {
+            buckets.put(bucket.bucket(), new Bucket(new HashSet<>(bucket.rows()), bucket.checksum(), bucket.count()));
+        }
+        return buckets;
+    }
+
+    /**
+     * The reference evaluator's buckets for {@code rules} over the source tables they read, each row encoded as the
+     * snapshot path encodes it.
+     */
+    public static ExpectedBuckets rulesOverSource(Connection source, String rules) throws Exception {
         SyncRules parsed = SyncRules.parse(rules);
         SourceCatalog catalog = new SourceCatalog(source);
         Map<String, TableId> tables = new LinkedHashMap<>();
@@ -91,11 +104,6 @@ public final class StorageContents {
             }
             rowsByTable.put(name, rows);
         }
-        ExpectedBuckets expected = new ReferenceEvaluator(parsed).evaluate(rowsByTable);
-        Map<String, Bucket> buckets = new TreeMap<>();
-        for (ExpectedBucket bucket : expected.buckets().values()) {
-            buckets.put(bucket.bucket(), new Bucket(new HashSet<>(bucket.rows()), bucket.checksum(), bucket.count()));
-        }
-        return buckets;
+        return new ReferenceEvaluator(parsed).evaluate(rowsByTable);
     }
 }

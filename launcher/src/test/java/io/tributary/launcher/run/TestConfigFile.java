@@ -5,6 +5,9 @@ import io.tributary.testing.TestServices;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /** The config file of an in-process {@code tributary} deployment under test. */
 public final class TestConfigFile {
@@ -21,8 +24,21 @@ public final class TestConfigFile {
      */
     public static Path write(Path dir, TestServices services, PostgresDatabase source, PostgresDatabase storage,
                              Path rules, int partitions, int chunkRows) throws IOException {
+        return write(dir, services, source, storage, Optional.of(rules), partitions, chunkRows, List.of());
+    }
+
+    /**
+     * Writes {@code dir/tributary.yaml} as {@link #write(Path, TestServices, PostgresDatabase, PostgresDatabase,
+     * Path, int, int)} does, naming the sync rules file only if {@code rules} is present, followed by the lines
+     * {@code more} (further top-level sections).
+     *
+     * @return the config file
+     */
+    public static Path write(Path dir, TestServices services, PostgresDatabase source, PostgresDatabase storage,
+                             Optional<Path> rules, int partitions, int chunkRows, List<String> more)
+        throws IOException {
         String slot = services.uniqueName("slot");
-        return Files.writeString(dir.resolve("tributary.yaml"), String.join("\n",
+        List<String> lines = new ArrayList<>(List.of(
             "source:",
             "  url: " + source.jdbcUrl(),
             "  user: " + source.user(),
@@ -34,15 +50,18 @@ public final class TestConfigFile {
             "kafka:",
             "  bootstrap_servers: " + services.kafkaBootstrapServers(),
             "  topic_prefix: " + services.topicPrefix(),
-            "  partitions: " + partitions,
-            "sync_rules: " + rules.getFileName(),
+            "  partitions: " + partitions));
+        rules.ifPresent(file -> lines.add("sync_rules: " + file.getFileName()));
+        lines.addAll(List.of(
             "replication:",
             "  slot_name: " + slot,
             "  publication_name: " + slot,
             "  snapshot:",
             "    chunk_rows: " + chunkRows,
             "metrics:",
-            "  port: 0",
-            ""));
+            "  port: 0"));
+        lines.addAll(more);
+        lines.add("");
+        return Files.writeString(dir.resolve("tributary.yaml"), String.join("\n", lines));
     }
 }
