@@ -1,11 +1,11 @@
 package io.tributary.launcher.cli;
 
 import io.tributary.launcher.config.TributaryConfig;
-import io.tributary.launcher.lifecycle.Deployments;
 import io.tributary.launcher.lifecycle.RowIdKeys;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.syncrules.SyncRules;
+import io.tributary.writer.lifecycle.Deployments;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.concurrent.Callable;

@@ -11,7 +11,7 @@ import io.tributary.launcher.env.SampleDataset;
 import io.tributary.launcher.env.ServiceUnavailableException;
 import io.tributary.launcher.env.SharedServer;
 import io.tributary.launcher.env.StartupWait;
-import io.tributary.launcher.lifecycle.Deployments;
+import io.tributary.launcher.lifecycle.RowIdKeys;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.metrics.MetricsServer;
 import io.tributary.postgres.SqlErrors;
@@ -19,6 +19,7 @@ import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.topics.messages.Lsn;
+import io.tributary.writer.lifecycle.Deployments;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -156,7 +157,8 @@ public final class Replication {
                 String file = config.syncRules().map(Path::toString).orElse("the sample sync rules");
                 Optional<SyncRulesGroup> deployed;
                 try (Connection source = Environment.connect(environment.source())) {
-                    deployed = Deployments.deployIfChanged(storage, rules.get(), source, file);
+                    deployed = Deployments.deployIfChanged(storage, rules.get(),
+                        parsed -> RowIdKeys.check(source, parsed, file));
                 }
                 deployed.ifPresent(group -> out.println("Deployed sync rules as group " + group.id()));
             }

@@ -1,4 +1,4 @@
-package io.tributary.launcher.lifecycle;
+package io.tributary.writer.lifecycle;
 
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
@@ -22,6 +22,13 @@ public final class Deployments {
     private static final Logger LOG = LoggerFactory.getLogger(Deployments.class);
     private static final long DEPLOY_LOCK = 0x7472_6962_6465_706cL; // "tribdepl"
 
+    /** A check of rules about to be deployed against the source (the launcher's: row ids are primary keys). */
+    @FunctionalInterface
+    public interface SourceCheck {
+        /** Throws, naming the problem, if {@code rules} cannot be deployed over the source. */
+        void check(SyncRules rules) throws SQLException;
+    }
+
     private Deployments() {
     }
 
@@ -40,15 +47,13 @@ public final class Deployments {
 
     /**
      * Deploys rules unless the newest group already holds exactly them (what {@code run} does at start, like
-     * the reference service). Rules that are deployed are first checked against {@code source}'s primary keys
-     * ({@link RowIdKeys}); rules already deployed are not checked again.
+     * the reference service). Rules that are deployed are first checked against the source ({@code check});
+     * rules already deployed are not checked again.
      *
-     * @param file where the rules came from, for messages
      * @return the new group, or empty if nothing changed
-     * @throws RulesFile.InvalidRulesException if a data query's id is not its table's primary key
      */
-    public static Optional<SyncRulesGroup> deployIfChanged(Connection storage, String rules, Connection source,
-                                                           String file) throws SQLException {
+    public static Optional<SyncRulesGroup> deployIfChanged(Connection storage, String rules, SourceCheck check)
+        throws SQLException {
         SyncRules parsed = SyncRules.parse(rules);
         Migrations.migrate(storage);
         // Processes starting together with the same new rules must deploy them once: compare and create under
@@ -60,7 +65,7 @@ public final class Deployments {
                 if (!groups.isEmpty() && groups.get(groups.size() - 1).content().equals(rules)) {
                     return Optional.empty();
                 }
-                RowIdKeys.check(source, parsed, file);
+                check.check(parsed);
                 return Optional.of(deploy(storage, rules));
             } finally {
                 lock.execute("SELECT pg_advisory_unlock(" + DEPLOY_LOCK + ")");
