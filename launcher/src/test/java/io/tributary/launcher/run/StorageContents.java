@@ -1,7 +1,5 @@
 package io.tributary.launcher.run;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,6 +14,7 @@ import io.tributary.syncrules.ExpectedBucket;
 import io.tributary.syncrules.ExpectedBuckets;
 import io.tributary.syncrules.ReferenceEvaluator;
 import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -33,9 +32,7 @@ import java.util.TreeMap;
 /** Test side of convergence: what storage serves, and what the rules say it should serve. */
 public final class StorageContents {
 
-    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
-        .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
-        .build()).build();
+    private static final ObjectMapper JSON = JsonMapper.builder(CanonicalJsonFactory.newFactory()).build();
 
     /** A bucket as compared: its rows as a set, checksum and count. */
     public record Bucket(Set<BucketRow> rows, long checksum, long count) {
