@@ -2,7 +2,7 @@ package io.tributary.ingest.capture;
 
 import io.tributary.ingest.capture.internals.CaptureCounters;
 import io.tributary.ingest.capture.internals.CaptureRun;
-import io.tributary.ingest.capture.internals.Failures;
+import io.tributary.ingest.capture.internals.CaptureFailures;
 import io.tributary.ingest.capture.publication.CapturedTables;
 import io.tributary.ingest.capture.publication.Publications;
 import io.tributary.ingest.capture.publication.ReplicationSlots;
@@ -313,9 +313,9 @@ public final class IngestService implements Stage {
     }
 
     private void handle(Throwable error, Backoff backoff) {
-        switch (Failures.classify(error)) {
+        switch (CaptureFailures.classify(error)) {
             case SLOT_IN_USE -> {
-                standby(Failures.slotHolder(error));
+                standby(CaptureFailures.slotHolder(error));
                 pause(backoff.next());
             }
             case FATAL -> {

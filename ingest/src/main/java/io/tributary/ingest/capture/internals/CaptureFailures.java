@@ -18,7 +18,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
  * exists": Debezium creates the slot when reading it failed, e.g. on a dropped connection, so a restart finds it),
  * or anything else (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
  */
-public final class Failures {
+public final class CaptureFailures {
 
     /** What to do about a failure. */
     public enum Verdict {
@@ -35,7 +35,7 @@ public final class Failures {
     private static final Pattern SLOT_EXISTS = Pattern.compile("replication slot \"[^\"]*\" already exists");
     private static final String DUPLICATE_OBJECT = "42710";
 
-    private Failures() {
+    private CaptureFailures() {
     }
 
     /** Classifies {@code failure} by walking its cause chain. */
