@@ -35,7 +35,7 @@ public final class ApiServer implements Stage {
     private final ServerConnector connector;
     private final CheckpointWatcher watcher;
     private final StoragePool pool;
-    private final SourcePosition source;
+    private final CurrentWalPosition source;
     private final SyncStreamRoute stream;
     private final ApiSettings settings;
 
@@ -45,7 +45,7 @@ public final class ApiServer implements Stage {
         TokenVerifier verifier = new TokenVerifier(settings.auth(), clock);
         this.watcher = CheckpointWatcher.start(storage, settings.stream());
         this.pool = new StoragePool(storage, settings.storageConnections(), Duration.ofSeconds(30));
-        this.source = new SourcePosition(sourceDb);
+        this.source = new CurrentWalPosition(sourceDb);
         this.stream = new SyncStreamRoute(verifier, watcher, pool, settings.stream(), clock, settings.maxStreams());
         QueuedThreadPool threads = new QueuedThreadPool(settings.maxStreams() + SPARE_THREADS, 8);
         threads.setName("api");

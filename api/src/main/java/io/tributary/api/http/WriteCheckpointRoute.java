@@ -26,10 +26,10 @@ final class WriteCheckpointRoute {
     private static final Logger LOG = LoggerFactory.getLogger(WriteCheckpointRoute.class);
 
     private final TokenVerifier verifier;
-    private final SourcePosition source;
+    private final CurrentWalPosition source;
     private final StoragePool pool;
 
-    WriteCheckpointRoute(TokenVerifier verifier, SourcePosition source, StoragePool pool) {
+    WriteCheckpointRoute(TokenVerifier verifier, CurrentWalPosition source, StoragePool pool) {
         this.verifier = verifier;
         this.source = source;
         this.pool = pool;

@@ -12,11 +12,11 @@ import java.sql.Statement;
  *
  * <p>Thread-safe: calls are serialized.
  */
-final class SourcePosition implements AutoCloseable {
+final class CurrentWalPosition implements AutoCloseable {
 
     private final LazyConnection connection;
 
-    SourcePosition(PgEndpoint source) {
+    CurrentWalPosition(PgEndpoint source) {
         this.connection = new LazyConnection(source);
     }
 
