@@ -5,7 +5,7 @@
  * <h2>Packages</h2>
  * <ul>
  *   <li>{@code harness}: the pipeline as child processes, one per role instance, that can be started, killed
- *       ({@code kill -9}), stopped and restarted ({@link io.tributary.chaos.harness.Pipeline});</li>
+ *       ({@code kill -9}), stopped and restarted ({@link io.tributary.chaos.harness.ProcessPipeline});</li>
  *   <li>{@code workload}: the source schema, its sync rules and the seeded concurrent writers
  *       ({@link io.tributary.chaos.workload.Workload});</li>
  *   <li>{@code check}: the checkers, each reporting {@link io.tributary.chaos.check.Mismatch}es with key,

@@ -1,7 +1,7 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.check.Quiescence;
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.run.Phase;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
@@ -25,7 +25,7 @@ public final class FaultContext {
 
     private static final Duration TICK = Duration.ofMillis(250);
 
-    private final Pipeline pipeline;
+    private final ProcessPipeline pipeline;
     private final PgEndpoint storage;
     private final Path directory;
     private final Random random;
@@ -36,7 +36,7 @@ public final class FaultContext {
     private volatile boolean stopping;
     private volatile Phase lastPhase = Phase.SNAPSHOT;
 
-    FaultContext(Pipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
+    FaultContext(ProcessPipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
                  Runnable tick) {
         this.pipeline = pipeline;
         this.storage = storage;
@@ -46,7 +46,7 @@ public final class FaultContext {
         this.tick = tick;
     }
 
-    public Pipeline pipeline() {
+    public ProcessPipeline pipeline() {
         return pipeline;
     }
 

@@ -1,6 +1,6 @@
 package io.tributary.chaos.infra;
 
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.chaos.run.CrashWatcher;
 import io.tributary.chaos.run.RunFaults;
@@ -44,7 +44,7 @@ final class FaultThread implements RunFaults {
     }
 
     @Override
-    public void start(Pipeline pipeline, CrashWatcher crashes) {
+    public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
         context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed);
         thread.start();
     }

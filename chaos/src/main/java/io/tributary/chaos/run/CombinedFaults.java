@@ -1,6 +1,6 @@
 package io.tributary.chaos.run;
 
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ public final class CombinedFaults implements RunFaults {
     }
 
     @Override
-    public void start(Pipeline pipeline, CrashWatcher crashes) {
+    public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
         parts.forEach(part -> part.start(pipeline, crashes));
     }
 

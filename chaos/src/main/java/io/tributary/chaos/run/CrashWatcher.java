@@ -1,6 +1,6 @@
 package io.tributary.chaos.run;
 
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.ProcessExit;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,18 +9,18 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Restarts the processes of a {@link Pipeline} that exited on their own, as compose's
+ * Restarts the processes of a {@link ProcessPipeline} that exited on their own, as compose's
  * {@code restart: unless-stopped} would, and records each once as a crash (a failure of the run). Thread-safe: the
  * fault thread calls {@link #restartCrashed()} while it waits, the run's thread once more at the end.
  */
 public final class CrashWatcher {
 
-    private final Pipeline pipeline;
+    private final ProcessPipeline pipeline;
     private final Consumer<String> log;
     private final Set<String> seen = new HashSet<>();
     private final List<ProcessExit> crashes = new ArrayList<>();
 
-    CrashWatcher(Pipeline pipeline, Consumer<String> log) {
+    CrashWatcher(ProcessPipeline pipeline, Consumer<String> log) {
         this.pipeline = pipeline;
         this.log = log;
     }

@@ -1,7 +1,7 @@
 package io.tributary.chaos.run;
 
 import io.tributary.chaos.check.Quiescence;
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineProcess;
 import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.postgres.PgEndpoint;
@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Process faults of a run: executes a {@link FaultPlan} against a {@link Pipeline} on its own thread, and meanwhile
+ * Process faults of a run: executes a {@link FaultPlan} against a {@link ProcessPipeline} on its own thread, and meanwhile
  * restarts processes that exit on their own (through the run's {@link CrashWatcher}). Faults
  * of the snapshot phase are timed from {@link #start()}, those of the streaming phase from the moment the newest
  * group is first seen ACTIVE. A kill always completes with its restart, even when {@link #stop()} interrupts
@@ -34,7 +34,7 @@ public final class FaultInjector implements RunFaults {
     private final Consumer<String> log;
     private final List<InjectedFault> injected = new ArrayList<>();
     private final Thread thread;
-    private Pipeline pipeline;
+    private ProcessPipeline pipeline;
     private CrashWatcher crashes;
     private volatile boolean stopping;
     private volatile RuntimeException failure;
@@ -56,7 +56,7 @@ public final class FaultInjector implements RunFaults {
     }
 
     @Override
-    public void start(Pipeline pipeline, CrashWatcher crashes) {
+    public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
         this.pipeline = pipeline;
         this.crashes = crashes;
         startNanos = System.nanoTime();

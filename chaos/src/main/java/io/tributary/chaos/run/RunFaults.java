@@ -1,6 +1,6 @@
 package io.tributary.chaos.run;
 
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineSettings;
 
 /**
@@ -23,7 +23,7 @@ public interface RunFaults {
     }
 
     /** Starts injecting into {@code pipeline}; returns at once. */
-    void start(Pipeline pipeline, CrashWatcher crashes);
+    void start(ProcessPipeline pipeline, CrashWatcher crashes);
 
     /**
      * Ends the faults and waits for them: a fault in progress completes (a killed process is restarted, a stopped

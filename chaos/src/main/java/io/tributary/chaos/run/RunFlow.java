@@ -7,7 +7,7 @@ import io.tributary.chaos.check.Quiescence;
 import io.tributary.chaos.check.RowsTopicCheck;
 import io.tributary.chaos.check.SourceTables;
 import io.tributary.chaos.check.SqlBuckets;
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.chaos.workload.Workload;
@@ -102,7 +102,7 @@ public final class RunFlow {
         WorkloadStats stats;
         PhaseWrites writes;
         CrashWatcher crashes;
-        try (Pipeline pipeline = new Pipeline(faults.processSettings(direct), line -> log.accept("process " + line));
+        try (ProcessPipeline pipeline = new ProcessPipeline(faults.processSettings(direct), line -> log.accept("process " + line));
              Workload workload = new Workload(environment.source(), schema, settings.workload())) {
             crashes = new CrashWatcher(pipeline, log);
             for (ProcessRole role : List.of(ProcessRole.SNAPSHOT_WORKER, ProcessRole.STREAM_WORKER,
@@ -140,7 +140,7 @@ public final class RunFlow {
             auditor.audited(), mismatches, logs().toString());
     }
 
-    private void startProcesses(Pipeline pipeline, ProcessRole role) {
+    private void startProcesses(ProcessPipeline pipeline, ProcessRole role) {
         for (int i = 0; i < settings.scale().get(role); i++) {
             pipeline.start(role);
         }

@@ -3,7 +3,7 @@ package io.tributary.chaos.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.chaos.harness.Pipeline;
+import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.postgres.PgEndpoint;
 import java.nio.file.Path;
@@ -64,7 +64,7 @@ class CombinedFaultsTest {
         }
 
         @Override
-        public void start(Pipeline pipeline, CrashWatcher crashes) {
+        public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
         }
 
         @Override

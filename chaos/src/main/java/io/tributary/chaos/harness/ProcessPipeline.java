@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  *
  * <p>Typical use:
  * <pre>
- * try (Pipeline pipeline = new Pipeline(settings, log::println)) {
+ * try (ProcessPipeline pipeline = new ProcessPipeline(settings, log::println)) {
  *     pipeline.start(ProcessRole.STREAM_WORKER);
  *     pipeline.start(ProcessRole.INGEST);
  *     pipeline.awaitReady(Duration.ofSeconds(90));
@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * </pre>
  * Thread-safe (every method is synchronized, except waits).
  */
-public final class Pipeline implements AutoCloseable {
+public final class ProcessPipeline implements AutoCloseable {
 
     /** How long a graceful stop may take before the process is killed (compose's stop_grace_period). */
     public static final Duration STOP_GRACE = Duration.ofSeconds(40);
@@ -48,7 +48,7 @@ public final class Pipeline implements AutoCloseable {
      *
      * @param events receives one line per start, kill, stop and restart
      */
-    public Pipeline(PipelineSettings settings, Consumer<String> events) {
+    public ProcessPipeline(PipelineSettings settings, Consumer<String> events) {
         this.settings = settings;
         this.events = events;
     }
