@@ -3,6 +3,7 @@ package io.tributary.source.encoding.internals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,22 @@ class CanonicalJsonTest {
     @Test
     void malformedJsonIsRejected() {
         assertThatThrownBy(() -> canonical("{\"a\":}")).isInstanceOf(UnencodableValueException.class);
+    }
+
+    @Test
+    void documentsNestedToTheCanonicalBoundAreCopied() throws IOException {
+        String deepest = nested(CanonicalJsonFactory.MAX_NESTING_DEPTH);
+        assertThat(canonical(deepest)).isEqualTo(deepest);
+    }
+
+    @Test
+    void documentsNestedDeeperThanTheCanonicalBoundAreRejected() {
+        assertThatThrownBy(() -> canonical(nested(CanonicalJsonFactory.MAX_NESTING_DEPTH + 1)))
+            .isInstanceOf(UnencodableValueException.class);
+    }
+
+    private static String nested(int depth) {
+        return "[".repeat(depth) + "]".repeat(depth);
     }
 
     @Test
