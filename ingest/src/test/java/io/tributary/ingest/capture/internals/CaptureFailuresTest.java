@@ -60,7 +60,8 @@ class FailuresTest {
 
     @Test
     void kafkaFailuresAreRetriable() {
-        assertThat(CaptureFailures.classify(new ChangesDeliveryException("not acknowledged", new TimeoutException("t"))))
+        assertThat(CaptureFailures.classify(
+            new ChangesDeliveryException("not acknowledged", new TimeoutException("t"))))
             .isEqualTo(CaptureFailures.Verdict.RETRIABLE);
     }
 }
