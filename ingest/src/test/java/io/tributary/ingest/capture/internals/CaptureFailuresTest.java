@@ -13,7 +13,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
-class FailuresTest {
+class CaptureFailuresTest {
 
     @Test
     void slotActiveForAnotherProcessMeansStandbyAndNamesThePid() {

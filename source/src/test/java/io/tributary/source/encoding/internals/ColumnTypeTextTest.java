@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class CanonicalTextTest {
+class ColumnTypeTextTest {
 
     @ParameterizedTest
     @CsvSource({

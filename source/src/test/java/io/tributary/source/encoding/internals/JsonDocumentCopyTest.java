@@ -7,7 +7,7 @@ import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
-class CanonicalJsonTest {
+class JsonDocumentCopyTest {
 
     private static String canonical(String json) throws IOException {
         JsonTextWriter writer = new JsonTextWriter();

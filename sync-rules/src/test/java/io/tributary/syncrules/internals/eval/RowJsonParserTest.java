@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
-class RowJsonTest {
+class RowJsonParserTest {
 
     @Test
     void aRowWithAFiftyMegabyteTextIsParsed() {
