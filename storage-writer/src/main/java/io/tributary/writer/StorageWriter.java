@@ -2,6 +2,8 @@ package io.tributary.writer;
 
 import io.tributary.postgres.Retrier;
 import io.tributary.postgres.StopSignal;
+import io.tributary.storage.groups.LoadPhase;
+import io.tributary.storage.groups.LoadState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
@@ -64,6 +66,8 @@ import org.slf4j.LoggerFactory;
 public final class StorageWriter implements Stage {
 
     private static final Logger LOG = LoggerFactory.getLogger(StorageWriter.class);
+    /** How long a load phase's start waits for its moment's lock on {@code bucket_data} before going without. */
+    private static final Duration LOAD_LOCK_TIMEOUT = Duration.ofSeconds(1);
 
     private final WriterConfig config;
     private final String consumerGroup;
@@ -123,6 +127,7 @@ public final class StorageWriter implements Stage {
             int partitions = partitions(consumers.get(0), config.topics().rows());
             verifyTableLog(config, group.id(), consumers.get(0), partitions);
             captureReplayTargets(config, group.id(), consumers.get(0), partitions);
+            beginLoad(config, group.id());
             List<WriterLoop> loops = new ArrayList<>();
             ProcessSeals seals = new ProcessSeals(partitions);
             for (int i = 0; i < consumers.size(); i++) {
@@ -313,6 +318,24 @@ public final class StorageWriter implements Stage {
             }
         } catch (KafkaException e) {
             throw new IllegalStateException("Cannot read the end offsets of " + config.topics().rows(), e);
+        }
+    }
+
+    /**
+     * Before the group's first checkpoint: starts its load phase (ops copied without the key of its
+     * {@code bucket_data} table, built before the first checkpoint) unless a writer of the group did before.
+     */
+    private static void beginLoad(WriterConfig config, long groupId) throws SQLException {
+        try (Connection connection = config.storage().connect()) {
+            connection.setAutoCommit(false);
+            LoadState state = LoadPhase.begin(connection, groupId, LOAD_LOCK_TIMEOUT);
+            if (state == LoadState.LOADING) {
+                LOG.info("Group {}: ops load without the key of {} until the first checkpoint", groupId,
+                    LoadPhase.bucketData(groupId));
+            } else if (state == LoadState.NEW) {
+                LOG.info("Group {}: {} stays keyed for its load (bucket_data was locked by another session for"
+                    + " more than {} ms)", groupId, LoadPhase.bucketData(groupId), LOAD_LOCK_TIMEOUT.toMillis());
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.tributary.writer;
 
 import io.tributary.storage.checkpoint.Checkpoints;
 import io.tributary.storage.groups.Checkpoint;
+import io.tributary.storage.groups.LoadPhase;
 import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.ExpectedBucket;
 import io.tributary.testing.PostgresDatabase;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
 /** Reads what a group's writers stored, for assertions. */
 final class StorageView {
 
-    /** One row of {@code bucket_data}. */
+    /** One row of {@code bucket_data}, read from the group's table (a partition, or detached while it loads). */
     record Op(long opId, String bucket, int op, String table, String rowId, long checksum, String data) {
     }
 
@@ -44,7 +45,7 @@ final class StorageView {
     List<Op> ops(Connection c, long upTo) throws SQLException {
         List<Op> ops = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT op_id, bucket, op, source_table, row_id, checksum, data"
-            + " FROM tributary.bucket_data WHERE group_id = ? AND op_id <= ? ORDER BY op_id")) {
+            + " FROM " + LoadPhase.bucketData(groupId) + " WHERE group_id = ? AND op_id <= ? ORDER BY op_id")) {
             s.setLong(1, groupId);
             s.setLong(2, upTo);
             try (ResultSet rs = s.executeQuery()) {

@@ -103,6 +103,13 @@ final class WriterHarness implements AutoCloseable {
             .withCheckpointInterval(Duration.ofMillis(50)).withRetryDeadline(Duration.ofSeconds(30)));
     }
 
+    /** A writer of another group of this harness's database ({@code group}), on the same topics. */
+    StorageWriter startGroup(long group, int batchRecords) throws Exception {
+        return StorageWriter.start(WriterConfig.of(writerKafka(), names, new PgEndpoint(db.jdbcUrl(), db.user(),
+            db.password()), group, rules, batchRecords, 1).withTuning(WriterTuning.defaults()
+            .withCheckpointInterval(Duration.ofMillis(50)).withRetryDeadline(Duration.ofSeconds(30))));
+    }
+
     StorageWriter start(int batchRecords, int threads) throws Exception {
         return StorageWriter.start(config(batchRecords, threads));
     }

@@ -3,6 +3,7 @@ package io.tributary.writer.checkpoint;
 import io.tributary.storage.checkpoint.Checkpoints;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.LoadPhase;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
@@ -36,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * where {@code rows} ended when the group's writers first started ({@link ReplayTargets}): compaction keeps only the
  * newest barrier of the range it cleaned and drops older versions of keys rewritten after it, so an earlier barrier
  * of a replay can stand for a state that never existed. Later checkpoints read what was written after the start.
+ *
+ * <p>The transaction that publishes the group's first checkpoint ends its load phase first ({@link LoadPhase#finish}:
+ * the key of its {@code bucket_data} table is built and the table attached again), so no checkpoint is ever
+ * published over ops without their key; a failure there publishes nothing and the next round tries again.
  *
  * <p>A table whose newest snapshot window FAILED (no key, unsupported column, oversized row: an operator must fix
  * it, and a fixed table gets a new window) holds nothing: it can never become ready, and holding would stop the
@@ -112,6 +117,9 @@ public final class Checkpointer {
                 return Optional.empty();
             }
             logHeld("");
+            if (current.epoch() < 0 && LoadPhase.finish(connection, groupId)) {
+                LOG.info("Group {}: load phase over, key of {} built", groupId, LoadPhase.bucketData(groupId));
+            }
             published = publish(connection, candidate.get());
             epoch = candidate.get().epoch();
             connection.commit();
