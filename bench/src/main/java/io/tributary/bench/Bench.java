@@ -118,6 +118,11 @@ public final class Bench implements Callable<Integer> {
             + " (default ${DEFAULT-VALUE})")
     private double sourceMbps;
 
+    @Option(names = "--chunk-rows", defaultValue = "20000",
+        description = "replication.snapshot.chunk_rows of every pipeline run and the direct path's chunk"
+            + " (default ${DEFAULT-VALUE})")
+    private int chunkRows;
+
     @Option(names = "--debezium-threads", split = ",", defaultValue = "1,4",
         description = "snapshot.max.threads values of DBZ (default ${DEFAULT-VALUE})")
     private List<Integer> debeziumThreads;
@@ -173,7 +178,7 @@ public final class Bench implements Callable<Integer> {
                     memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
                 BenchContext ctx = new BenchContext(kafka.bootstrapServers(), sourceServer, storageServer, work,
                     outDirectory, started, Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
-                    CpuProbe.of(postmasters),
+                    CpuProbe.of(postmasters), chunkRows,
                     () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header,
                         table));
                 run(ctx, selected);
@@ -228,8 +233,8 @@ public final class Bench implements Callable<Integer> {
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
         }
         if (selected.contains(Scenario.DIRECT)) {
-            DirectSeries.run(ctx, "X direct path: source to bucket_data", "one process, chunks of 20k, sync rules,"
-                + " COPY of 5k ops per transaction", "direct", source, source, workers,
+            DirectSeries.run(ctx, "X direct path: source to bucket_data", "one process, chunks of " + chunkRows
+                + ", sync rules, COPY of 5k ops per transaction", "direct", source, source, workers,
                 "A snapshot to first checkpoint");
         }
         if (selected.contains(Scenario.DEBEZIUM)) {

@@ -41,7 +41,7 @@ public final class DirectSeries {
                 BenchContext.log("%s: %s ...", scenario, configuration);
                 PgEndpoint storage = ctx.storageDatabase(name + "_t" + n + (attempt == 0 ? "" : "_r" + attempt));
                 Baselines.Measured measured = DirectPath.run(new DirectPath.Settings(reachable, storage,
-                    TableId.of("public", "items"), Dataset.syncRules(1), n, 20_000, 5_000), ctx.cpu());
+                    TableId.of("public", "items"), Dataset.syncRules(1), n, ctx.chunkRows(), 5_000), ctx.cpu());
                 Row row = Checked.row(Baselines.ok(scenario, configuration, measured,
                     "source to bucket_data, no Kafka"), direct, expected, storage);
                 return ratio(ctx, pipeline, n, row).map(row::withNotePrefix).orElse(row);

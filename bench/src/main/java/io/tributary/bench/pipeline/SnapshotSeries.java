@@ -70,6 +70,9 @@ public final class SnapshotSeries {
                     (serversAfter.get(0) - serversBefore.get(0)) * 1e6 / n,
                     (serversAfter.get(1) - serversBefore.get(1)) * 1e6 / n);
                 BenchContext.log("%s: %s", scenario, perRole);
+                perRole = PipelineRows.snapshotReadSeconds(outcome.output())
+                    .map(t -> String.format(Locale.ROOT, "chunks all read at %d s (launcher's clock); ", t))
+                    .orElse("") + perRole;
                 return row.isOk() ? row.withNotePrefix(String.format(Locale.ROOT, "%.1f us/row; %s",
                     row.seconds() * 1e6 / n, perRole)) : row;
             });

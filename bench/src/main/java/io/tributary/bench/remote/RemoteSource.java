@@ -51,13 +51,13 @@ public final class RemoteSource {
             ctx.record("R1 remote: sequential snapshot", configuration, attempt -> Baselines.ok(
                 "R1 remote: sequential snapshot", configuration, Baselines.keysetRead(remote), "B1 through the proxy"));
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "R2 remote: snapshot to first checkpoint",
-                "full pipeline, source " + via, "bench_r", new SnapshotSeries.Source(url, source, rules, rows,
-                    Optional.of(Dataset.expected(1))),
+                "full pipeline, source " + via + ", chunks of " + ctx.chunkRows(), "bench_r",
+                new SnapshotSeries.Source(url, source, rules, rows, Optional.of(Dataset.expected(1))),
                 workers);
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
             if (direct) {
-                DirectSeries.run(ctx, "R3 remote: direct path", "source " + via + ", chunks of 20k, sync rules, COPY"
-                    + " of 5k ops per transaction", "direct_remote", remote, source, workers,
+                DirectSeries.run(ctx, "R3 remote: direct path", "source " + via + ", chunks of " + ctx.chunkRows()
+                    + ", sync rules, COPY of 5k ops per transaction", "direct_remote", remote, source, workers,
                     "R2 remote: snapshot to first checkpoint");
             }
         }
