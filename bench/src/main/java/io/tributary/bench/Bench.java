@@ -4,6 +4,7 @@ import io.tributary.bench.classic.BloatedTable;
 import io.tributary.bench.classic.Linearity;
 import io.tributary.bench.classic.StreamingCatchUp;
 import io.tributary.bench.debezium.DebeziumSnapshot;
+import io.tributary.bench.direct.DirectSeries;
 import io.tributary.bench.load.ConcurrentStreams;
 import io.tributary.bench.probe.CpuProbe;
 import io.tributary.bench.probe.MemoryProbe;
@@ -72,7 +73,7 @@ public final class Bench implements Callable<Integer> {
     private int writerBatch;
 
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
-        description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay, W|writer,"
+        description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay, W|writer, X|direct,"
             + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming, N|streams")
     private List<String> only = List.of();
 
@@ -111,6 +112,16 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--latency-ms", defaultValue = "2",
         description = "one-way latency R's proxy adds per forwarded chunk (default ${DEFAULT-VALUE})")
     private long latencyMillis;
+
+    @Option(names = "--source-mbps", defaultValue = "0",
+        description = "bandwidth cap of R's proxy, MB/s per connection and direction; 0 = none"
+            + " (default ${DEFAULT-VALUE})")
+    private double sourceMbps;
+
+    @Option(names = "--chunk-rows", defaultValue = "20000",
+        description = "replication.snapshot.chunk_rows of every pipeline run and the direct path's chunk"
+            + " (default ${DEFAULT-VALUE})")
+    private int chunkRows;
 
     @Option(names = "--debezium-threads", split = ",", defaultValue = "1,4",
         description = "snapshot.max.threads values of DBZ (default ${DEFAULT-VALUE})")
@@ -167,7 +178,7 @@ public final class Bench implements Callable<Integer> {
                     memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
                 BenchContext ctx = new BenchContext(kafka.bootstrapServers(), sourceServer, storageServer, work,
                     outDirectory, started, Duration.ofSeconds(timeoutSeconds), repeat, table, memory,
-                    CpuProbe.of(postmasters),
+                    CpuProbe.of(postmasters), chunkRows,
                     () -> write(file, started, loadBefore + " before, " + loadAverage() + " now (partial)", header,
                         table));
                 run(ctx, selected);
@@ -221,11 +232,18 @@ public final class Bench implements Callable<Integer> {
             }
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
         }
+        if (selected.contains(Scenario.DIRECT)) {
+            DirectSeries.run(ctx, "X direct path: source to bucket_data", "one process, chunks of " + chunkRows
+                + ", sync rules, COPY of 5k ops per transaction", "direct", source, source, workers,
+                "A snapshot to first checkpoint");
+        }
         if (selected.contains(Scenario.DEBEZIUM)) {
             debeziumSnapshots(ctx, "items", "items", new DebeziumSnapshot.Target(source, "public\\.items", rows));
         }
         if (selected.contains(Scenario.REMOTE)) {
-            RemoteSource.run(ctx, source, rulesV1, rows, workers, Duration.ofMillis(latencyMillis));
+            RemoteSource.Link link = new RemoteSource.Link(Duration.ofMillis(latencyMillis),
+                Math.round(sourceMbps * 1_000_000));
+            RemoteSource.run(ctx, source, rulesV1, rows, workers, link, selected.contains(Scenario.DIRECT));
         }
         if (selected.contains(Scenario.TENANTS)) {
             MultiTenant.Shape shape = new MultiTenant.Shape(tenants, tenantTables, rows);

@@ -13,6 +13,7 @@ enum Scenario {
     SNAPSHOT("A", "snapshot"),
     REPLAY("C", "replay"),
     WRITER("W", "writer"),
+    DIRECT("X", "direct"),
     DEBEZIUM("DBZ", "debezium"),
     REMOTE("R", "remote"),
     TENANTS("M", "tenants"),

@@ -42,16 +42,18 @@ public final class BenchContext {
     private final MemoryProbe memory;
     private final CpuProbe cpu;
     private final Runnable afterEachRow;
+    private final int chunkRows;
 
     /**
      * A context.
      *
+     * @param chunkRows    {@code replication.snapshot.chunk_rows} of every pipeline run, and the direct path's chunk
      * @param afterEachRow called after every row added (the bench rewrites its result file, so an interrupted run
      *     keeps what it measured)
      */
     public BenchContext(String kafka, EmbeddedPostgres sourceServer, EmbeddedPostgres storageServer, Path work,
                         Path outDirectory, String started, Duration timeout, int repeat, ResultTable table,
-                        MemoryProbe memory, CpuProbe cpu, Runnable afterEachRow) {
+                        MemoryProbe memory, CpuProbe cpu, int chunkRows, Runnable afterEachRow) {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be >= 1: " + repeat);
         }
@@ -67,6 +69,7 @@ public final class BenchContext {
         this.memory = memory;
         this.cpu = cpu;
         this.afterEachRow = afterEachRow;
+        this.chunkRows = chunkRows;
     }
 
     /** Kafka bootstrap servers. */
@@ -118,7 +121,7 @@ public final class BenchContext {
     public PipelineRun.Settings pipeline(String name, String sourceUrl, Path rules, int workers) {
         PgEndpoint storage = storageDatabase("storage_" + name);
         return new PipelineRun.Settings(name, kafka, sourceUrl, storage.jdbcUrl(), storageServer.superuser(), rules,
-            workers);
+            workers, chunkRows);
     }
 
     /**
@@ -144,6 +147,11 @@ public final class BenchContext {
     /** The CPU probe of the bench JVM and the Postgres servers, for a measurement that times its own window. */
     public CpuProbe cpu() {
         return cpu;
+    }
+
+    /** Rows per snapshot chunk of every pipeline run and of the direct path. */
+    public int chunkRows() {
+        return chunkRows;
     }
 
     /** How often each configuration runs. */

@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The row of an {@code --until-caught-up} pipeline run: seconds from the launcher call to the newest group's
@@ -18,6 +20,17 @@ import java.util.Optional;
 public final class PipelineRows {
 
     private PipelineRows() {
+    }
+
+    private static final Pattern ALL_READ = Pattern.compile("^\\[\\s*(\\d+)s\\] snapshot (\\d+)/(\\d+) tables");
+
+    /**
+     * The launcher's seconds at its first progress line reporting every table's chunks read ({@code [ 27s] snapshot
+     * 1/1 tables, ...}), if it printed one: when the source reads ended, before the merge and the writers caught up.
+     */
+    public static Optional<Long> snapshotReadSeconds(String launcherOutput) {
+        return launcherOutput.lines().map(ALL_READ::matcher).filter(Matcher::find)
+            .filter(m -> m.group(2).equals(m.group(3))).map(m -> Long.parseLong(m.group(1))).findFirst();
     }
 
     /** The row of {@code outcome}, counting {@code rows}. */

@@ -47,9 +47,12 @@ public final class PipelineRun {
         }
     }
 
-    /** Settings of one run; {@code name} makes the topic prefix, slot and publication unique. */
+    /**
+     * Settings of one run; {@code name} makes the topic prefix, slot and publication unique; {@code chunkRows} is
+     * {@code replication.snapshot.chunk_rows}.
+     */
     public record Settings(String name, String kafka, String sourceUrl, String storageUrl, String user,
-                           Path rulesFile, int workersPerProcess) {
+                           Path rulesFile, int workersPerProcess, int chunkRows) {
 
         /** The storage database. */
         public io.tributary.postgres.PgEndpoint storage() {
@@ -156,6 +159,8 @@ public final class PipelineRun {
             "sync_rules: " + settings.rulesFile().getFileName(),
             "replication:",
             "  workers_per_process: " + settings.workersPerProcess(),
+            "  snapshot:",
+            "    chunk_rows: " + settings.chunkRows(),
             "  slot_name: " + settings.name(),
             "  publication_name: " + settings.name(),
             "metrics:",

@@ -33,7 +33,7 @@ public final class Replay {
         ctx.record(scenario, "new sync rules version, replay of " + of.name() + ".rows", attempt -> {
             Path file = ctx.rulesFile(of.name() + "-v" + (attempt + 2), rules.of(attempt + 2));
             PipelineRun.Settings replay = new PipelineRun.Settings(of.name(), of.kafka(), of.sourceUrl(),
-                of.storageUrl(), of.user(), file, of.workersPerProcess());
+                of.storageUrl(), of.user(), file, of.workersPerProcess(), of.chunkRows());
             long readBefore = tuplesRead(source, tables);
             BenchContext.log("%s of %s ...", scenario, of.name());
             PipelineRun.Outcome outcome = PipelineRun.run(replay, ctx.timeout());

@@ -2,10 +2,12 @@ package io.tributary.bench.pipeline;
 
 import io.tributary.bench.check.StorageCheck;
 import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.bench.probe.RoleCpu;
 import io.tributary.postgres.PgEndpoint;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -48,7 +50,11 @@ public final class SnapshotSeries {
                 String runName = name + "_w" + w + (attempt == 0 ? "" : "_r" + attempt);
                 PipelineRun.Settings settings = ctx.pipeline(runName, source.sourceUrl(), source.rules(), w);
                 BenchContext.log("%s: %s ...", scenario, configuration);
+                List<Double> serversBefore = ctx.cpu().serverSeconds();
+                RoleCpu roles = RoleCpu.start();
                 PipelineRun.Outcome outcome = PipelineRun.run(settings, ctx.timeout());
+                Map<RoleCpu.Role, Double> byRole = roles.stop();
+                List<Double> serversAfter = ctx.cpu().serverSeconds();
                 ctx.keepLog(runName, outcome);
                 if (last[0] != null) {
                     BenchContext.dropSlot(source.direct(), last[0].name());
@@ -58,8 +64,17 @@ public final class SnapshotSeries {
                 if (source.expected().isPresent()) {
                     row = Checked.row(row, source.direct(), source.expected().get(), settings.storage());
                 }
-                return row.isOk() ? row.withNotePrefix(String.format(Locale.ROOT, "%.1f us/row",
-                    row.seconds() * 1e6 / Math.max(1, source.rows()))) : row;
+                long n = Math.max(1, source.rows());
+                String perRole = String.format(Locale.ROOT, "CPU us/row by role: %s, source Postgres %.1f, storage"
+                    + " Postgres %.1f", RoleCpu.perRow(byRole, n),
+                    (serversAfter.get(0) - serversBefore.get(0)) * 1e6 / n,
+                    (serversAfter.get(1) - serversBefore.get(1)) * 1e6 / n);
+                BenchContext.log("%s: %s", scenario, perRole);
+                perRole = PipelineRows.snapshotReadSeconds(outcome.output())
+                    .map(t -> String.format(Locale.ROOT, "chunks all read at %d s (launcher's clock); ", t))
+                    .orElse("") + perRole;
+                return row.isOk() ? row.withNotePrefix(String.format(Locale.ROOT, "%.1f us/row; %s",
+                    row.seconds() * 1e6 / n, perRole)) : row;
             });
         }
         return Optional.ofNullable(last[0]);

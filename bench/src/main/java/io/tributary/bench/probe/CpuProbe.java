@@ -65,6 +65,23 @@ public final class CpuProbe {
         return new CpuUse(jvm / TICKS_PER_SECOND, jit / TICKS_PER_SECOND, postgres / TICKS_PER_SECOND);
     }
 
+    /** CPU seconds used so far by each server, in the order of {@link #postmasterPids()}; 0 for one gone. */
+    public List<Double> serverSeconds() {
+        List<Double> seconds = new java.util.ArrayList<>();
+        for (long postmaster : postmasterPids) {
+            double ticks = 0;
+            try {
+                for (long pid : ServerProcesses.of(postmaster)) {
+                    ticks += ticks(PROC.resolve(pid + "/stat"), pid == postmaster);
+                }
+            } catch (IOException e) {
+                ticks = 0;
+            }
+            seconds.add(ticks / TICKS_PER_SECOND);
+        }
+        return seconds;
+    }
+
     /** utime + stime of a {@code stat} file, with its reaped children's when {@code withChildren}; 0 if gone. */
     private static long ticks(Path stat, boolean withChildren) {
         return ServerProcesses.read(stat).map(text -> {

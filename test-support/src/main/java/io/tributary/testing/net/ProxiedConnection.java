@@ -14,8 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One client connection of a {@link TcpProxy} and its connection to the target: per direction a reader thread
  * stamps each chunk with its release time and queues it, and a writer thread writes chunks in order once due.
- * The queue is bounded, so a slow receiver slows the sender (backpressure). An end of stream is forwarded as a
- * half-close; an error on either side closes both sockets.
+ * The queue is bounded, so a slow receiver slows the sender (backpressure). With a bandwidth cap, each writer
+ * paces itself: a chunk of n bytes is written no earlier than the previous chunk's write time plus the previous
+ * chunk's n / cap, so each direction of each connection moves at most cap bytes per second (idle time earns no
+ * credit). An end of stream is forwarded as a half-close; an error on either side closes both sockets.
  */
 final class ProxiedConnection {
 
@@ -93,12 +95,15 @@ final class ProxiedConnection {
     private void write(BlockingQueue<Chunk> queue, Socket to) {
         try {
             OutputStream out = to.getOutputStream();
+            long nextFree = System.nanoTime();
             while (!closed.get()) {
                 Chunk chunk = queue.take();
-                long wait = chunk.dueNanos() - System.nanoTime();
-                if (wait > 0) {
-                    TimeUnit.NANOSECONDS.sleep(wait);
+                long now = System.nanoTime();
+                long due = Math.max(chunk.dueNanos(), Math.max(now, nextFree));
+                if (due > now) {
+                    TimeUnit.NANOSECONDS.sleep(due - now);
                 }
+                nextFree = due + proxy.transferNanos(chunk.bytes().length);
                 if (chunk.isEndOfStream()) {
                     to.shutdownOutput();
                     if (openDirections.decrementAndGet() == 0) {

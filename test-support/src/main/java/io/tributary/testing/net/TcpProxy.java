@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy on a free loopback port in front of one target, for injecting network faults into tests: latency
- * per forwarded chunk, dropped connections and a "down" target that refuses new connections.
+ * per forwarded chunk, a bandwidth cap per connection and direction, dropped connections and a "down" target that
+ * refuses new connections.
  *
  * <p>Every accepted connection opens its own connection to the target and forwards bytes both ways. Latency is
  * a delay line per direction: each chunk read is stamped with {@code now + latency} and written once due, in
@@ -37,6 +38,7 @@ public final class TcpProxy implements AutoCloseable {
     private final AtomicLong bytesForwarded = new AtomicLong();
     private final AtomicInteger nextConnection = new AtomicInteger();
     private volatile long latencyNanos;
+    private volatile long bytesPerSecond;
     private volatile boolean refusing;
     private volatile boolean closed;
 
@@ -113,6 +115,18 @@ public final class TcpProxy implements AutoCloseable {
         latencyNanos = oneWay.toNanos();
     }
 
+    /**
+     * Caps every connection, in each direction on its own, at {@code bytesPerSecond} from the next chunk it
+     * forwards (a remote source over a slow link); 0 removes the cap. N connections may move N times the cap
+     * together: the cap is per connection, as a per-flow network limit is.
+     */
+    public void setBandwidth(long bytesPerSecond) {
+        if (bytesPerSecond < 0) {
+            throw new IllegalArgumentException("bandwidth must be >= 0 bytes/s (0 = none): " + bytesPerSecond);
+        }
+        this.bytesPerSecond = bytesPerSecond;
+    }
+
     /** Closes every open connection, on both sides, now. Connections accepted afterwards are forwarded as usual. */
     public void dropConnections() {
         for (ProxiedConnection connection : connections) {
@@ -152,6 +166,12 @@ public final class TcpProxy implements AutoCloseable {
 
     long latencyNanos() {
         return latencyNanos;
+    }
+
+    /** How long {@code bytes} take at the bandwidth cap; 0 without one. */
+    long transferNanos(int bytes) {
+        long cap = bytesPerSecond;
+        return cap == 0 ? 0 : bytes * 1_000_000_000L / cap;
     }
 
     void forwarded(int bytes) {

@@ -1,15 +1,20 @@
 package io.tributary.testing.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,6 +86,73 @@ class TcpProxyTest {
             socket.getOutputStream().write(7);
             assertThat(socket.getInputStream().read()).isEqualTo(7);
             assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(160L);
+        }
+    }
+
+    @Test
+    void bandwidthCapPacesOneConnection() throws Exception {
+        proxy.setBandwidth(200_000);
+        long elapsedMillis = echoTimed(200_000);
+        // the first 16 KiB chunk goes at once, the rest at 200,000 B/s: at least 0.92 s
+        assertThat(elapsedMillis).isBetween(850L, 6_000L);
+    }
+
+    @Test
+    void bandwidthCapIsPerConnection() throws Exception {
+        proxy.setBandwidth(200_000);
+        List<Thread> clients = new ArrayList<>();
+        List<Long> elapsed = new CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < 4; i++) {
+            Thread client = new Thread(() -> elapsed.add(echoTimedQuietly(200_000)));
+            client.start();
+            clients.add(client);
+        }
+        for (Thread client : clients) {
+            client.join(20_000);
+        }
+        long totalMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(elapsed).hasSize(4).allSatisfy(millis -> assertThat(millis).isGreaterThanOrEqualTo(850L));
+        // one cap shared by the four would need at least 3.8 s
+        assertThat(totalMillis).isLessThan(3_500L);
+    }
+
+    @Test
+    void aRemovedCapNoLongerPaces() throws Exception {
+        proxy.setBandwidth(10_000);
+        proxy.setBandwidth(0);
+        assertThat(echoTimed(200_000)).isLessThan(2_000L);
+    }
+
+    @Test
+    void aNegativeCapIsRejected() {
+        assertThatThrownBy(() -> proxy.setBandwidth(-1)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("bandwidth");
+    }
+
+    /** Milliseconds to echo {@code bytes} bytes through the proxy on a new connection, checked byte for byte. */
+    private long echoTimed(int bytes) throws IOException {
+        try (Socket socket = new Socket(proxy.host(), proxy.port())) {
+            byte[] sent = new byte[bytes];
+            for (int i = 0; i < sent.length; i++) {
+                sent[i] = (byte) (i * 7);
+            }
+            long start = System.nanoTime();
+            Thread writer = new Thread(() -> writeQuietly(socket, sent));
+            writer.start();
+            byte[] received = new byte[sent.length];
+            new DataInputStream(socket.getInputStream()).readFully(received);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(received).isEqualTo(sent);
+            return millis;
+        }
+    }
+
+    private long echoTimedQuietly(int bytes) {
+        try {
+            return echoTimed(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
