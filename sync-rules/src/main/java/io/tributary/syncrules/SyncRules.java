@@ -117,6 +117,11 @@ public final class SyncRules {
         return rules.reads(sourceTable);
     }
 
+    /** The tables parameter queries with FROM read ({@code schema.table}; never a wildcard), in rule order. */
+    public Set<String> parameterTables() {
+        return rules.parameterTables();
+    }
+
     /** Whether at least one parameter query (with FROM) reads {@code sourceTable} ({@code schema.table}). */
     public boolean readsParameters(String sourceTable) {
         return rules.readsParameters(sourceTable);

@@ -68,6 +68,13 @@ public final class CompiledRules {
         return !plan(sourceTable).isEmpty() || !parameterPlan(sourceTable).isEmpty();
     }
 
+    /** The tables parameter queries with FROM read ({@code schema.table}), in rule order. */
+    public Set<String> parameterTables() {
+        Set<String> tables = new LinkedHashSet<>();
+        definitions.forEach(d -> d.tableQueries().forEach(q -> tables.add(q.table().qualifiedName())));
+        return tables;
+    }
+
     /** Whether any parameter query reads {@code sourceTable} ({@code schema.table}). */
     public boolean readsParameters(String sourceTable) {
         return !parameterPlan(sourceTable).isEmpty();

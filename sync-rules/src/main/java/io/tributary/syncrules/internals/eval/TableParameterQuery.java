@@ -137,6 +137,11 @@ final class TableParameterQuery {
         return outputs.stream().map(Output::name).toList();
     }
 
+    /** The table the query reads. */
+    SourceTable table() {
+        return table;
+    }
+
     /** Whether the query reads {@code table}. */
     boolean reads(SourceTable source) {
         return table.equals(source);
