@@ -99,6 +99,21 @@ final class ApiFixture implements AutoCloseable {
         return DevelopmentTokens.mint(key, AUDIENCE, user, lifetime, Instant.now());
     }
 
+    /** A token for {@code user} valid for an hour that also carries the claims of the JSON object {@code claims}. */
+    @SuppressWarnings("unchecked")
+    String token(String user, String claims) throws Exception {
+        Instant issued = Instant.ofEpochSecond(Instant.now().getEpochSecond());
+        com.nimbusds.jwt.JWTClaimsSet.Builder builder = new com.nimbusds.jwt.JWTClaimsSet.Builder().subject(user)
+            .audience(AUDIENCE).issueTime(java.util.Date.from(issued))
+            .expirationTime(java.util.Date.from(issued.plus(Duration.ofHours(1))));
+        new com.fasterxml.jackson.databind.ObjectMapper().readValue(claims, java.util.Map.class)
+            .forEach((name, value) -> builder.claim((String) name, value));
+        com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(new com.nimbusds.jose.JWSHeader.Builder(
+            com.nimbusds.jose.JWSAlgorithm.HS256).keyID(key.getKeyID()).build(), builder.build());
+        jwt.sign(new com.nimbusds.jose.crypto.MACSigner(key));
+        return jwt.serialize();
+    }
+
     /** Ends the epoch and waits until the group's checkpoint covers it; returns the checkpoint. */
     Checkpoint checkpoint() throws Exception {
         return checkpoint(rows.barrier());

@@ -402,6 +402,36 @@ class PowerSyncClientIT {
             + " WHERE b.name = ? AND o.row_id = ?", bucket, id).stream().findFirst();
     }
 
+    @Test
+    void aListMembershipGivesTheUserTheListsTodosAndItsRemovalTakesThemAway() throws Exception {
+        SyncClient client = connected("membership", 17, proxy());
+        long shared = ServingPipeline.firstListOf(7);
+        List<Long> sharedTodos = new ArrayList<>();
+        try (Connection c = pipeline.source().connect();
+             var rs = c.createStatement().executeQuery("SELECT id FROM todos WHERE list_id = " + shared)) {
+            while (rs.next()) {
+                sharedTodos.add(rs.getLong(1));
+            }
+        }
+        assertThat(sharedTodos).as("todos of the shared list").isNotEmpty();
+        String bucket = "shared_todos[" + shared + "]";
+
+        pipeline.source().execute("INSERT INTO list_members VALUES (900017, " + shared + ", '" + user(17) + "')");
+
+        await("the shared list's todos on the member's client").atMost(SYNC_TIMEOUT)
+            .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
+                client.query("SELECT id FROM todos WHERE list_id = ?", Long.toString(shared)))
+                .extracting(row -> row.path("id").asLong()).containsExactlyInAnyOrderElementsOf(sharedTodos));
+        assertThat(client.query("SELECT name FROM ps_buckets WHERE name = ?", bucket)).hasSize(1);
+
+        pipeline.source().execute("DELETE FROM list_members WHERE id = 900017");
+
+        await("the shared list's todos gone from the former member's client").atMost(SYNC_TIMEOUT)
+            .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
+                client.query("SELECT id FROM todos WHERE list_id = ?", Long.toString(shared))).isEmpty());
+        awaitConverged(client, 17);
+    }
+
     /** A client of user {@code n} through {@code proxy}, after its first complete sync. */
     private SyncClient connected(String name, int n, SyncProxy proxy) throws Exception {
         SyncClient client = client(name, n);

@@ -62,6 +62,10 @@ public final class ServingPipeline implements AutoCloseable {
         "  directory:",
         "    data:",
         "      - SELECT id, name FROM users",
+        "  shared_todos:",
+        "    parameters: SELECT list_id FROM list_members WHERE user_id = request.user_id()",
+        "    data:",
+        "      - SELECT * FROM todos WHERE list_id = bucket.list_id",
         "");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
@@ -90,6 +94,9 @@ public final class ServingPipeline implements AutoCloseable {
         PostgresDatabase storage = services.newDatabase();
         try (Connection c = source.connect()) {
             new SampleDataset(USERS, USERS * 4, USERS * 40).load(c);
+            // Lists shared with users other than their owner: the parameter query of shared_todos reads it.
+            c.createStatement().execute("CREATE TABLE public.list_members (id bigint PRIMARY KEY,"
+                + " list_id bigint NOT NULL, user_id uuid NOT NULL)");
         }
         TestTokens tokens = TestTokens.newKey("client-tests", AUDIENCE);
         Path configFile = writeConfig(dir, services, source, storage, tokens);

@@ -92,7 +92,7 @@ class StorageSchemaIT {
                 + group.id() + ", 0)");
             c.createStatement().execute("INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn, "
                 + "max_op_id) VALUES (" + group.id() + ", 0, 1, '0/1', 1)");
-            assertThat(partitions(c, group.id())).isEqualTo(2);
+            assertThat(partitions(c, group.id())).isEqualTo(3);
 
             assertThatThrownBy(() -> SyncRulesGroups.clear(c, group.id()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("PROCESSING");
@@ -114,7 +114,8 @@ class StorageSchemaIT {
     private static int partitions(Connection c, long groupId) throws Exception {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
             "SELECT count(*) FROM pg_tables WHERE schemaname = 'tributary' AND tablename IN ('bucket_data_g"
-                + groupId + "', 'current_data_g" + groupId + "')")) {
+                + groupId + "', 'current_data_g" + groupId + "', 'bucket_parameters_g" + groupId
+                + "')")) {
             rs.next();
             return rs.getInt(1);
         }

@@ -79,7 +79,7 @@ public final class SyncRules {
 
     /**
      * The source tables, among {@code sourceTables} ({@code schema.table}, exact case), that at least one data
-     * query reads, in the order given: the tables to capture.
+     * query or parameter query reads, in the order given: the tables to capture.
      *
      * @throws IllegalArgumentException if a name is not {@code schema.table}
      */
@@ -109,9 +109,43 @@ public final class SyncRules {
         return List.copyOf(ids);
     }
 
-    /** Whether at least one data query reads {@code sourceTable} ({@code schema.table}). */
+    /**
+     * Whether at least one data query or parameter query reads {@code sourceTable} ({@code schema.table}): a table
+     * to capture and to wait for before a checkpoint.
+     */
     public boolean reads(String sourceTable) {
         return rules.reads(sourceTable);
+    }
+
+    /** The tables parameter queries with FROM read ({@code schema.table}; never a wildcard), in rule order. */
+    public Set<String> parameterTables() {
+        return rules.parameterTables();
+    }
+
+    /** Whether at least one parameter query (with FROM) reads {@code sourceTable} ({@code schema.table}). */
+    public boolean readsParameters(String sourceTable) {
+        return rules.readsParameters(sourceTable);
+    }
+
+    /**
+     * The parameter rows a row of {@code sourceTable} stores for the parameter queries reading that table, at most
+     * one per lookup (PowerSync's {@code evaluateParameterRow}). A row whose lookup values or selected values are
+     * null stores nothing. A table no parameter query reads yields none.
+     *
+     * @param rowJson the canonical row, UTF-8 JSON
+     * @throws IllegalArgumentException if {@code sourceTable} is not {@code schema.table} or the row not a JSON
+     *                                  object
+     */
+    public List<ParameterRow> parameterRows(String sourceTable, byte[] rowJson) {
+        return rules.parameterRows(sourceTable, Objects.requireNonNull(rowJson, "rowJson"));
+    }
+
+    /**
+     * The buckets a client with this request context may see: the ones its request decides, plus the lookups to
+     * read at a checkpoint for the others (PowerSync's {@code getBucketParameterQuerier}).
+     */
+    public ParameterQuerier querier(RequestContext request) {
+        return rules.querier(Objects.requireNonNull(request, "request"));
     }
 
     /**
@@ -146,9 +180,10 @@ public final class SyncRules {
     }
 
     /**
-     * The buckets a client with this request context may see, over all definitions in document order: global
-     * buckets always, parameterized ones once per combination of parameter values (an array value gives one
-     * bucket per element; a null or missing value gives none).
+     * The buckets a client with this request context may see from parameter queries without FROM, over all
+     * definitions in document order: global buckets always, parameterized ones once per combination of parameter
+     * values (an array value gives one bucket per element; a null or missing value gives none). Buckets of
+     * parameter queries with FROM depend on stored parameter rows: see {@link #querier(RequestContext)}.
      */
     public List<BucketParameters> parameterValues(RequestContext request) {
         return rules.bucketsFor(Objects.requireNonNull(request, "request"));

@@ -45,8 +45,22 @@
  * </ul>
  * Every value needs a name ({@code AS name}; {@code token_parameters.x} is named {@code x}). An array value gives
  * one bucket per element; a null or missing value gives no bucket. Several parameter queries of one definition must
- * return the same names; their buckets are united. Table parameter queries ({@code SELECT ... FROM table}) are not
- * supported yet and rejected at parse time.
+ * return the same names; their buckets are united.
+ *
+ * <h2>Parameter queries that read a table</h2>
+ * {@code SELECT <items> FROM [schema.]table [WHERE <condition>]}, PowerSync's table parameter queries, e.g.
+ * {@code SELECT list_id FROM list_members WHERE user_id = request.user_id()}. One table, no alias, no wildcard.
+ * Items are columns of the table ({@code column}, {@code table.column}, named by the column or {@code AS}) or
+ * request values as above (named with {@code AS}). The condition is an AND of lookup terms,
+ * {@code column = <request value>} (either way round), and row conditions on columns and literals only (any shape
+ * data queries allow). A source row passing the row conditions is stored under the lookup of its lookup columns'
+ * values ({@link io.tributary.syncrules.SyncRules#parameterRows}); a client looks up its request values
+ * ({@link io.tributary.syncrules.SyncRules#querier}) and gets one bucket per stored row found, named by the row's
+ * selected columns and its request values. Values compare as bucket parameter texts: an integer column matches an
+ * integer claim, not the text of one. A null lookup or selected column stores nothing; a missing request value
+ * looks nothing up. Refused with their position: request values under OR, IN with a request value, a request value
+ * compared with anything but a column or with an operator other than {@code =}, conditions on request values
+ * alone, {@code SELECT *}.
  *
  * <h2>Data queries</h2>
  * {@code SELECT <items> FROM [schema.]table [[AS] alias] [WHERE <condition>]}.

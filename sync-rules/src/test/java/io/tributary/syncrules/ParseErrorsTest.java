@@ -277,21 +277,6 @@ class ParseErrorsTest {
     }
 
     @Test
-    void tableParameterQueryIsRejectedWithAClearMessage() {
-        String query = "    parameters: SELECT id AS list_id FROM lists WHERE owner_id = request.user_id()";
-        Problem problem = single(
-            "bucket_definitions:",
-            "  by_list:",
-            query,
-            "    data:",
-            "      - SELECT * FROM todos WHERE list_id = bucket.list_id");
-
-        assertThat(problem.column()).isEqualTo(column(query, "FROM"));
-        assertThat(problem.message()).startsWith("table parameter queries (SELECT ... FROM <table>) are not "
-            + "supported yet");
-    }
-
-    @Test
     void syntaxErrorInSqlIsReportedAtTheOffendingToken() {
         String query = "      - SELECT * FROM todos WHERE status = = 'x'";
         Problem problem = single(

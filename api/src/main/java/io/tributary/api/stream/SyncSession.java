@@ -100,7 +100,7 @@ public final class SyncSession {
     }
 
     private void sync(ServedGroup group, Checkpoint checkpoint) throws IOException, SQLException {
-        List<BucketParameters> visible = group.rules().parameterValues(context);
+        List<BucketParameters> visible = BucketSets.visible(pool, group, context, checkpoint.opId());
         List<String> names = visible.stream().map(BucketParameters::bucket).toList();
         Map<String, ChecksumCache.Entry> sums = pool.withConnection(c -> group.checksums().at(c,
             checkpoint.opId(), names));

@@ -46,7 +46,9 @@ import org.postgresql.PGConnection;
  * replay, a snapshot), the rows are copied in instead, expecting every key new; a stored key fails that copy, and
  * the transaction is applied again with insert-if-absent ({@link CurrentData}). Rows that are gone are deleted with
  * {@code DELETE ... RETURNING} their memberships. Op ids come from {@code tributary.op_id_seq} in one block, ops
- * are written with a binary {@code COPY}. No statement touches a row of a partition the transaction does not cover.
+ * are written with a binary {@code COPY}. Rows of tables parameter queries read also append versions of their
+ * parameter lookups ({@link ParameterLookups}), with op ids from the same block, after their batch's ops. No
+ * statement touches a row of a partition the transaction does not cover.
  *
  * <p>Not thread-safe: one per committer thread (it remembers whether the last transaction found its keys new); the
  * connection (auto-commit off) belongs to that thread.
@@ -75,13 +77,23 @@ public final class BatchApplier {
 
     private final long groupId;
     private final CurrentData currentData;
+    private final ParameterLookups lookups;
     /** Whether the next transaction's keys are expected new: its last one found none of its keys stored. */
     private boolean expectNew = true;
 
-    /** An applier for group {@code groupId}. */
+    /** An applier for group {@code groupId} whose rules have no parameter query that reads a table. */
     public BatchApplier(long groupId) {
+        this(groupId, List.of());
+    }
+
+    /**
+     * An applier for group {@code groupId} that also keeps the parameter lookups of the rows of
+     * {@code parameterTables} ({@code schema.table}: {@code SyncRules.parameterTables()}).
+     */
+    public BatchApplier(long groupId, Collection<String> parameterTables) {
         this.groupId = groupId;
         this.currentData = new CurrentData(groupId);
+        this.lookups = ParameterLookups.of(groupId, parameterTables);
     }
 
     /**
@@ -265,21 +277,17 @@ public final class BatchApplier {
                 ops.get(ops.size() - 1).addAll(currentData.truncate(connection, last.partition(),
                     last.truncate().get()));
             }
-            List<BucketOp> all = new ArrayList<>();
-            ops.forEach(all::addAll);
-            long[] ids = all.isEmpty() ? new long[0] : allocate(connection, all.size());
-            if (ids.length > 0) {
-                OpCopy.write(connection, groupId, all, ids);
-            }
+            List<List<ParameterLookups.Version>> versions = lookups.plan(connection, run);
+            long[] ids = allocateAndWrite(connection, ops, versions);
             int allocated = 0;
             for (int i = 0; i < run.size(); i++) {
                 PreparedBatch batch = run.get(i);
                 Part part = parts.get(batch.partition());
-                int count = ops.get(i).size();
+                int count = ops.get(i).size() + versions.get(i).size();
                 allocated += count;
                 if (count > 0) {
                     part.maxOpId = Math.max(part.maxOpId, ids[allocated - 1]);
-                    part.ops += count;
+                    part.ops += ops.get(i).size();
                 }
                 for (TableReady marker : batch.ready()) {
                     markReady(connection, batch.partition(), marker, part.sealedEpoch);
@@ -427,6 +435,44 @@ public final class BatchApplier {
             }
         }
         return ops;
+    }
+
+    /**
+     * Allocates the op ids of {@code ops} and lookup {@code versions} (per batch of a run) in one block, batch after
+     * batch, a batch's ops before its versions, and writes both; returns the ids in that order.
+     */
+    private long[] allocateAndWrite(Connection connection, List<List<BucketOp>> ops,
+                                    List<List<ParameterLookups.Version>> versions) throws SQLException {
+        List<BucketOp> allOps = new ArrayList<>();
+        ops.forEach(allOps::addAll);
+        List<ParameterLookups.Version> allVersions = new ArrayList<>();
+        versions.forEach(allVersions::addAll);
+        int total = allOps.size() + allVersions.size();
+        long[] ids = total == 0 ? new long[0] : allocate(connection, total);
+        if (allVersions.isEmpty()) {
+            if (ids.length > 0) {
+                OpCopy.write(connection, groupId, allOps, ids);
+            }
+            return ids;
+        }
+        long[] opIds = new long[allOps.size()];
+        long[] versionIds = new long[allVersions.size()];
+        int next = 0;
+        int op = 0;
+        int version = 0;
+        for (int i = 0; i < ops.size(); i++) {
+            for (int j = 0; j < ops.get(i).size(); j++) {
+                opIds[op++] = ids[next++];
+            }
+            for (int j = 0; j < versions.get(i).size(); j++) {
+                versionIds[version++] = ids[next++];
+            }
+        }
+        if (opIds.length > 0) {
+            OpCopy.write(connection, groupId, allOps, opIds);
+        }
+        lookups.write(connection, allVersions, versionIds);
+        return ids;
     }
 
     private static long[] allocate(Connection connection, int count) throws SQLException {

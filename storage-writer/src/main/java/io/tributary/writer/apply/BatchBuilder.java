@@ -1,6 +1,7 @@
 package io.tributary.writer.apply;
 
 import io.tributary.syncrules.BucketRow;
+import io.tributary.syncrules.ParameterRow;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
@@ -44,8 +45,13 @@ public final class BatchBuilder {
 
     /** The record at {@code offset} sets row {@code key} to be in the buckets of {@code rows} (none if empty). */
     public boolean addRow(SourceKey key, long offset, List<BucketRow> rows) {
+        return addRow(key, offset, rows, List.of());
+    }
+
+    /** As {@link #addRow(SourceKey, long, List)}, the row storing the parameter rows {@code parameters}. */
+    public boolean addRow(SourceKey key, long offset, List<BucketRow> rows, List<ParameterRow> parameters) {
         advance(offset);
-        changes.put(key, RowChange.of(key, offset, rows));
+        changes.put(key, RowChange.of(key, offset, rows, parameters));
         return isComplete();
     }
 

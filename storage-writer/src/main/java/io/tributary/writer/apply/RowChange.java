@@ -1,6 +1,7 @@
 package io.tributary.writer.apply;
 
 import io.tributary.syncrules.BucketRow;
+import io.tributary.syncrules.ParameterRow;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,8 +15,11 @@ import java.util.Objects;
  * @param memberships {@link Memberships#encode(List)} of {@code rows} (computed once, off the commit path)
  * @param puts        the PUT op of each of {@code rows}, in order, checksums included (computed once, off the commit
  *                    path: the checksum hashes the whole row)
+ * @param parameters  the parameter rows its newest version stores, at most one per lookup; empty if a parameter
+ *                    query reads its table and it stores none, or if none reads its table
  */
-public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String memberships, List<BucketOp> puts) {
+public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String memberships, List<BucketOp> puts,
+                        List<ParameterRow> parameters) {
 
     public RowChange {
         Objects.requireNonNull(key, "key");
@@ -25,19 +29,30 @@ public record RowChange(SourceKey key, long offset, List<BucketRow> rows, String
         rows = List.copyOf(rows);
         Objects.requireNonNull(memberships, "memberships");
         puts = List.copyOf(puts);
+        parameters = List.copyOf(parameters);
         if (puts.size() != rows.size()) {
             throw new IllegalArgumentException("One PUT per bucket row expected, got " + puts.size() + " for "
                 + rows.size() + " rows");
         }
     }
 
-    /** The row now in the buckets of {@code rows} (none if empty). */
+    /** A change that stores no parameter rows. */
+    public RowChange(SourceKey key, long offset, List<BucketRow> rows, String memberships, List<BucketOp> puts) {
+        this(key, offset, rows, memberships, puts, List.of());
+    }
+
+    /** The row now in the buckets of {@code rows} (none if empty), storing no parameter rows. */
     public static RowChange of(SourceKey key, long offset, List<BucketRow> rows) {
+        return of(key, offset, rows, List.of());
+    }
+
+    /** The row now in the buckets of {@code rows} (none if empty), storing {@code parameters}. */
+    public static RowChange of(SourceKey key, long offset, List<BucketRow> rows, List<ParameterRow> parameters) {
         BucketOp[] puts = new BucketOp[rows.size()];
         for (int i = 0; i < puts.length; i++) {
             puts[i] = BucketOp.put(rows.get(i));
         }
-        return new RowChange(key, offset, rows, Memberships.encode(rows), List.of(puts));
+        return new RowChange(key, offset, rows, Memberships.encode(rows), List.of(puts), parameters);
     }
 
     /** The row is gone (a tombstone). */

@@ -1,6 +1,7 @@
 package io.tributary.writer.consume;
 
 import io.tributary.syncrules.EvaluationResult;
+import io.tributary.syncrules.ParameterRow;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.codec.MessageFormatException;
 import io.tributary.topics.codec.RecordPosition;
@@ -15,13 +16,15 @@ import io.tributary.writer.apply.BatchBuilder;
 import io.tributary.writer.apply.DeadLetter;
 import io.tributary.writer.apply.SourceKey;
 import io.tributary.writer.internals.WriterCounters;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decodes a record of {@code rows}, evaluates the sync rules on rows and adds the outcome to a partition's
+ * Decodes a record of {@code rows}, evaluates the sync rules on rows (their bucket rows and, for tables parameter
+ * queries read, their parameter rows) and adds the outcome to a partition's
  * {@link BatchBuilder}. A record that cannot be decoded, or a row the rules cannot evaluate at all (not a JSON
  * object), is poison: it is consumed as a no-op, its batch carries it to the dead-letter topic, and processing
  * continues. Rows the rules select but cannot emit (e.g. a null id) are counted and logged; the row's other
@@ -60,7 +63,9 @@ final class RecordEvaluator {
                     counters.evaluationErrors(result.errors().size());
                     LOG.warn("{}-{}@{}: {}", record.topic(), record.partition(), offset, result.errors());
                 }
-                return builder.addRow(key(record), offset, result.rows());
+                List<ParameterRow> parameters = rules.readsParameters(table)
+                    ? rules.parameterRows(table, row.row().unsafeUtf8()) : List.of();
+                return builder.addRow(key(record), offset, result.rows(), parameters);
             } else if (message instanceof ResolvedDelete) {
                 return builder.addDelete(key(record), offset);
             } else if (message instanceof Barrier barrier) {

@@ -104,8 +104,9 @@ public final class WriterLoop implements Runnable {
         WriterTuning tuning = config.tuning();
         RetryPolicy policy = tuning.retryPolicy();
         DeadLetterSink deadLetters = new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId());
-        Committer committer = new Committer(new BatchApplier(config.groupId()), deadLetters,
-            new PeerSeals(config.groupId(), seals), StorageConnections.to(config.storage(), name + "-commit"),
+        BatchApplier applier = new BatchApplier(config.groupId(), rules.parameterTables());
+        Committer committer = new Committer(applier, deadLetters, new PeerSeals(config.groupId(), seals),
+            StorageConnections.to(config.storage(), name + "-commit"),
             Retrier.of(policy, stop), counters, tuning.gateRecheck(), config.batchRecords());
         seals.onNewSeal(committer::peerSealed);
         RecordEvaluator evaluator = new RecordEvaluator(rules, counters);

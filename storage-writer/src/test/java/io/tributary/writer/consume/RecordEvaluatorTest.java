@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.syncrules.ParameterRow;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.KeyValues;
@@ -70,6 +71,31 @@ class RecordEvaluatorTest {
                 RULES.evaluate("public.items", (ObjectNode) TREE.readTree(json)).rows());
             assertThat(builder.take().changes()).as(json).containsExactly(expected);
         }
+    }
+
+    @Test
+    void aRowOfATableAParameterQueryReadsCarriesItsParameterRows() {
+        SyncRules rules = SyncRules.parse("""
+            bucket_definitions:
+              list_members:
+                parameters: SELECT list_id FROM list_members WHERE user_id = request.user_id()
+                data:
+                  - SELECT * FROM todos WHERE list_id = bucket.list_id
+            """);
+        ResolvedRow row = new ResolvedRow(TableId.of("public", "list_members"), KeyValues.of("[\"m1\"]"),
+            RowJson.of("{\"id\":\"m1\",\"list_id\":\"l1\",\"user_id\":\"u1\"}"),
+            StreamPosition.of(Lsn.of(100), 0));
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("rows", 0, 0,
+            TopicCodec.ROWS.encodeKey(row, 0), TopicCodec.ROWS.encodeValue(row));
+        BatchBuilder builder = new BatchBuilder(0, 1);
+
+        new RecordEvaluator(rules, new WriterCounters()).add(builder, record);
+
+        assertThat(builder.take().changes()).singleElement().satisfies(change -> {
+            assertThat(change.rows()).isEmpty();
+            assertThat(change.parameters()).containsExactly(
+                new ParameterRow("[\"list_members\",0,\"u1\"]", "{\"list_id\":\"l1\"}"));
+        });
     }
 
     @Test

@@ -49,6 +49,8 @@ public final class SyncRulesGroups {
                     + " PARTITION OF tributary.bucket_data FOR VALUES IN (" + id + ")");
                 ddl.execute("CREATE TABLE tributary.current_data_g" + id
                     + " PARTITION OF tributary.current_data FOR VALUES IN (" + id + ")");
+                ddl.execute("CREATE TABLE tributary.bucket_parameters_g" + id
+                    + " PARTITION OF tributary.bucket_parameters FOR VALUES IN (" + id + ")");
             }
             return new SyncRulesGroup(id, content, GroupState.PROCESSING, Optional.empty(), false);
         });
@@ -172,6 +174,7 @@ public final class SyncRulesGroups {
                 lockPartitionParents(ddl);
                 ddl.execute("DROP TABLE IF EXISTS tributary.bucket_data_g" + id);
                 ddl.execute("DROP TABLE IF EXISTS tributary.current_data_g" + id);
+                ddl.execute("DROP TABLE IF EXISTS tributary.bucket_parameters_g" + id);
                 for (String table : List.of("partition_offsets", "sealed_epochs", "table_readiness",
                     "replay_targets")) {
                     ddl.execute("DELETE FROM tributary." + table + " WHERE group_id = " + id);
@@ -189,7 +192,8 @@ public final class SyncRulesGroups {
      * (Postgres then aborts one of them: a deploy or clear fails while writers run).
      */
     private static void lockPartitionParents(Statement ddl) throws SQLException {
-        ddl.execute("LOCK TABLE ONLY tributary.current_data, ONLY tributary.bucket_data IN ACCESS EXCLUSIVE MODE");
+        ddl.execute("LOCK TABLE ONLY tributary.current_data, ONLY tributary.bucket_data,"
+            + " ONLY tributary.bucket_parameters IN ACCESS EXCLUSIVE MODE");
     }
 
     private static SyncRulesGroup read(ResultSet rs) throws SQLException {

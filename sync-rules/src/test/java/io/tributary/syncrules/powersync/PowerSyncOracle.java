@@ -53,7 +53,7 @@ public final class PowerSyncOracle {
                 columns.putObject(value.column()).put("oid", value.oid()).put("text", value.text());
             }
         }
-        JsonNode response = run(request);
+        JsonNode response = run("oracle.mjs", request);
         if (!response.get("errors").isEmpty()) {
             throw new AssertionError("PowerSync rejects the rules: " + response.get("errors") + "\n" + yaml);
         }
@@ -71,9 +71,10 @@ public final class PowerSyncOracle {
         return evaluations;
     }
 
-    private static JsonNode run(ObjectNode request) {
+    /** Runs the oracle script {@code script} on {@code request} and returns its JSON answer. */
+    static JsonNode run(String script, ObjectNode request) {
         install();
-        Process node = start(List.of("node", "oracle.mjs"));
+        Process node = start(List.of("node", script));
         try {
             try (OutputStream in = node.getOutputStream()) {
                 in.write(MAPPER.writeValueAsBytes(request));
@@ -83,13 +84,13 @@ public final class PowerSyncOracle {
                 out = stdout.readAllBytes();
             }
             String err = new String(node.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            await(node, "node oracle.mjs");
+            await(node, "node " + script);
             if (node.exitValue() != 0) {
-                throw new AssertionError("node oracle.mjs exited with " + node.exitValue() + ": " + err);
+                throw new AssertionError("node " + script + " exited with " + node.exitValue() + ": " + err);
             }
             return MAPPER.readTree(out);
         } catch (IOException e) {
-            throw new AssertionError("node oracle.mjs failed: " + e.getMessage(), e);
+            throw new AssertionError("node " + script + " failed: " + e.getMessage(), e);
         }
     }
 

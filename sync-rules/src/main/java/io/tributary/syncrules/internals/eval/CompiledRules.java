@@ -6,12 +6,16 @@ import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.EvaluationError;
 import io.tributary.syncrules.EvaluationResult;
+import io.tributary.syncrules.ParameterQuerier;
+import io.tributary.syncrules.ParameterRow;
 import io.tributary.syncrules.RequestContext;
 import io.tributary.syncrules.SourceTable;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -41,6 +45,7 @@ public final class CompiledRules {
     private final List<BucketDefinition> definitions;
     private final Edition edition;
     private final ConcurrentHashMap<String, TablePlan> plans = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, List<TableParameterQuery>> parameterPlans = new ConcurrentHashMap<>();
 
     /** Rules of {@code definitions} whose output values are written as the client gets them in {@code edition}. */
     public CompiledRules(List<BucketDefinition> definitions, Edition edition) {
@@ -58,9 +63,49 @@ public final class CompiledRules {
         return definitions;
     }
 
-    /** Whether any data query reads {@code sourceTable} ({@code schema.table}). */
+    /** Whether any data query or parameter query reads {@code sourceTable} ({@code schema.table}). */
     public boolean reads(String sourceTable) {
-        return !plan(sourceTable).isEmpty();
+        return !plan(sourceTable).isEmpty() || !parameterPlan(sourceTable).isEmpty();
+    }
+
+    /** The tables parameter queries with FROM read ({@code schema.table}), in rule order. */
+    public Set<String> parameterTables() {
+        Set<String> tables = new LinkedHashSet<>();
+        definitions.forEach(d -> d.tableQueries().forEach(q -> tables.add(q.table().qualifiedName())));
+        return tables;
+    }
+
+    /** Whether any parameter query reads {@code sourceTable} ({@code schema.table}). */
+    public boolean readsParameters(String sourceTable) {
+        return !parameterPlan(sourceTable).isEmpty();
+    }
+
+    /**
+     * The parameter rows {@code json} (a row of {@code sourceTable}, UTF-8 JSON) stores, one per lookup: the first
+     * query's row when two queries make the same lookup.
+     *
+     * @throws IllegalArgumentException if the text is not a JSON object
+     */
+    public List<ParameterRow> parameterRows(String sourceTable, byte[] json) {
+        List<TableParameterQuery> queries = parameterPlan(sourceTable);
+        if (queries.isEmpty()) {
+            return List.of();
+        }
+        ObjectNode row = RowJson.parseObject(json);
+        Map<String, ParameterRow> rows = new LinkedHashMap<>();
+        for (TableParameterQuery query : queries) {
+            query.evaluate(row, edition).ifPresent(r -> rows.putIfAbsent(r.lookup(), r));
+        }
+        return List.copyOf(rows.values());
+    }
+
+    /** The buckets {@code request} may see: static ones and the lookups of the others. */
+    public ParameterQuerier querier(RequestContext request) {
+        Map<String, ParameterQuerier.Resolver> lookups = new LinkedHashMap<>();
+        for (BucketDefinition definition : definitions) {
+            definition.addLookups(request, lookups);
+        }
+        return new ParameterQuerier(bucketsFor(request), lookups);
     }
 
     /** The bucket rows of {@code row} of {@code sourceTable}, deduplicated per (bucket, table, id). */
@@ -109,13 +154,22 @@ public final class CompiledRules {
         return new EvaluationResult(rows, errors);
     }
 
-    /** The buckets {@code request} may see, over all definitions in rule order. */
+    /** The buckets {@code request} may see from parameter queries without FROM, over all definitions. */
     public List<BucketParameters> bucketsFor(RequestContext request) {
         List<BucketParameters> result = new ArrayList<>();
         for (BucketDefinition definition : definitions) {
             result.addAll(definition.bucketsFor(request));
         }
         return result;
+    }
+
+    private List<TableParameterQuery> parameterPlan(String sourceTable) {
+        List<TableParameterQuery> plan = parameterPlans.get(sourceTable);
+        return plan != null ? plan : parameterPlans.computeIfAbsent(sourceTable, name -> {
+            SourceTable table = SourceTable.parse(name);
+            return definitions.stream().flatMap(d -> d.tableQueries().stream()).filter(q -> q.reads(table))
+                .toList();
+        });
     }
 
     private TablePlan plan(String sourceTable) {

@@ -29,13 +29,8 @@ final class ParameterQuery {
         this.filter = filter;
     }
 
-    /** Compiles {@code query}; table parameter queries (with FROM) are rejected. */
+    /** Compiles {@code query}, a query without FROM (those with FROM are {@link TableParameterQuery}). */
     static ParameterQuery compile(Query query) throws SqlException {
-        if (query.from().isPresent()) {
-            throw new SqlException(query.from().get().keywordOffset(), "table parameter queries (SELECT ... FROM "
-                + "<table>) are not supported yet; use request.user_id(), request.jwt() ->> 'claim', "
-                + "request.parameters() ->> 'name' or token_parameters.<name>");
-        }
         RequestOperands operands = new RequestOperands();
         List<String> names = new ArrayList<>();
         List<ValueSource<RequestContext>> values = new ArrayList<>();

@@ -36,22 +36,34 @@ public final class RulesCompiler {
     private Optional<BucketDefinition> definition(DefinitionSource source) {
         int before = problems.size();
         List<ParameterQuery> parameterQueries = new ArrayList<>();
-        List<String> parameters = List.of();
-        for (ScalarText text : source.parameterQueries()) {
-            Optional<ParameterQuery> query = parse(text).flatMap(q -> compile(text, () -> ParameterQuery.compile(q)));
-            if (query.isEmpty()) {
+        List<TableParameterQuery> tableQueries = new ArrayList<>();
+        List<String> parameters = null;
+        for (int i = 0; i < source.parameterQueries().size(); i++) {
+            ScalarText text = source.parameterQueries().get(i);
+            int index = i;
+            Optional<Query> parsed = parse(text);
+            if (parsed.isEmpty()) {
                 continue;
             }
-            List<String> names = query.get().names();
-            if (parameterQueries.isEmpty()) {
-                parameters = names;
-            } else if (!new HashSet<>(names).equals(new HashSet<>(parameters))) {
-                problems.add(text.problemAtStart("parameter query returns (" + String.join(", ", names)
+            boolean fromTable = parsed.get().from().isPresent();
+            Optional<List<String>> names = fromTable
+                ? compile(text, () -> TableParameterQuery.compile(source.name(), index, parsed.get()))
+                    .map(q -> add(tableQueries, q, q.names()))
+                : compile(text, () -> ParameterQuery.compile(parsed.get()))
+                    .map(q -> add(parameterQueries, q, q.names()));
+            if (names.isEmpty()) {
+                continue;
+            }
+            if (parameters == null) {
+                parameters = names.get();
+            } else if (!new HashSet<>(names.get()).equals(new HashSet<>(parameters))) {
+                problems.add(text.problemAtStart("parameter query returns (" + String.join(", ", names.get())
                     + ") but the first parameter query of '" + source.name() + "' returns ("
                     + String.join(", ", parameters) + "): all must return the same parameters"));
-                continue;
             }
-            parameterQueries.add(query.get());
+        }
+        if (parameters == null) {
+            parameters = List.of();
         }
         boolean parametersKnown = problems.size() == before;
         List<DataQuery> dataQueries = new ArrayList<>();
@@ -69,8 +81,13 @@ public final class RulesCompiler {
         if (problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new BucketDefinition(source.name(), parameters, parameterQueries, dataQueries,
+        return Optional.of(new BucketDefinition(source.name(), parameters, parameterQueries, tableQueries, dataQueries,
             source.priority()));
+    }
+
+    private static <Q> List<String> add(List<Q> queries, Q query, List<String> names) {
+        queries.add(query);
+        return names;
     }
 
     private Optional<Query> parse(ScalarText text) {

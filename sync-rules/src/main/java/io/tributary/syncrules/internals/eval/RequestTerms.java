@@ -1,0 +1,88 @@
+package io.tributary.syncrules.internals.eval;
+
+import io.tributary.syncrules.internals.sql.ComparisonOperator;
+import io.tributary.syncrules.internals.sql.Expr;
+import io.tributary.syncrules.internals.sql.SqlException;
+
+/**
+ * The shapes request values may take in the WHERE of a table parameter query: only a lookup term,
+ * {@code column = <request value>} (either way round), at the top level of an AND. Everything else that mentions
+ * the request is refused here with what PowerSync's form would be, rather than evaluated differently.
+ */
+final class RequestTerms {
+
+    private RequestTerms() {
+    }
+
+    /** Whether {@code expr} reads the request ({@code request.*()}, {@code token_parameters.*}) anywhere. */
+    static boolean mentionsRequest(Expr expr) {
+        if (expr instanceof Expr.TokenParameterRef) {
+            return true;
+        }
+        if (expr instanceof Expr.FunctionCall call) {
+            return call.namespace().filter("request"::equals).isPresent();
+        }
+        if (expr instanceof Expr.JsonExtract extract) {
+            return mentionsRequest(extract.target());
+        }
+        if (expr instanceof Expr.Comparison c) {
+            return mentionsRequest(c.left()) || mentionsRequest(c.right());
+        }
+        if (expr instanceof Expr.In in) {
+            return mentionsRequest(in.left()) || mentionsRequest(in.right());
+        }
+        if (expr instanceof Expr.InList in) {
+            return mentionsRequest(in.left()) || in.values().stream().anyMatch(RequestTerms::mentionsRequest);
+        }
+        if (expr instanceof Expr.IsNull isNull) {
+            return mentionsRequest(isNull.operand());
+        }
+        if (expr instanceof Expr.And and) {
+            return and.operands().stream().anyMatch(RequestTerms::mentionsRequest);
+        }
+        if (expr instanceof Expr.Or or) {
+            return or.operands().stream().anyMatch(RequestTerms::mentionsRequest);
+        }
+        if (expr instanceof Expr.Not not) {
+            return mentionsRequest(not.operand());
+        }
+        return false;
+    }
+
+    /**
+     * {@code term} (a normalized top-level AND operand that mentions the request) as a lookup term.
+     *
+     * @throws SqlException if it is any other shape
+     */
+    static Expr.Comparison lookupTerm(Expr term) throws SqlException {
+        if (term instanceof Expr.Or) {
+            throw new SqlException(term.offset(), "request values under OR are not supported in a parameter "
+                + "query with FROM; write one parameter query per branch");
+        }
+        if (term instanceof Expr.In in) {
+            throw new SqlException(in.offset(), "IN with request values is not supported in a parameter query "
+                + "with FROM yet; compare a column with = (column = request.user_id())");
+        }
+        if (term instanceof Expr.Comparison c) {
+            boolean leftColumn = c.left() instanceof Expr.ColumnRef;
+            boolean rightColumn = c.right() instanceof Expr.ColumnRef;
+            Expr rowSide = mentionsRequest(c.left()) ? c.right() : c.left();
+            if (rowSide instanceof Expr.FunctionCall call && !mentionsRequest(call)) {
+                throw new SqlException(call.offset(), "unknown function " + call.displayName() + " (compare a "
+                    + "column of the table itself with the request value: column = request.user_id())");
+            }
+            if (leftColumn == rightColumn || !mentionsRequest(leftColumn ? c.right() : c.left())) {
+                throw new SqlException(c.offset(), "a request value in a parameter query with FROM must be "
+                    + "compared with a column of the table (column = request.user_id()); conditions on request "
+                    + "values alone belong in a parameter query without FROM");
+            }
+            if (c.operator() != ComparisonOperator.EQUAL) {
+                throw new SqlException(c.offset(), "a column can only be compared with a request value with = "
+                    + "(found " + c.operator().symbol() + ")");
+            }
+            return c;
+        }
+        throw new SqlException(term.offset(), "a request value in a parameter query with FROM can only be used "
+            + "as column = <request value> (found " + Describe.expression(term) + ")");
+    }
+}
