@@ -60,7 +60,7 @@ final class RecordEvaluator {
                     counters.evaluationErrors(result.errors().size());
                     LOG.warn("{}-{}@{}: {}", record.topic(), record.partition(), offset, result.errors());
                 }
-                return builder.addRow(key(record), offset, result.rows());
+                return builder.addRow(row.table(), key(record), offset, result.rows());
             } else if (message instanceof ResolvedDelete) {
                 return builder.addDelete(key(record), offset);
             } else if (message instanceof Barrier barrier) {

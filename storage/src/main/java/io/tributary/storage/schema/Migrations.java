@@ -28,7 +28,8 @@ public final class Migrations {
         new Migration(8, "replay_targets"),
         new Migration(9, "write_checkpoints"),
         new Migration(10, "kafka_logs"),
-        new Migration(11, "compacted_ops"));
+        new Migration(11, "compacted_ops"),
+        new Migration(12, "table_rows"));
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOCK_KEY = 0x7472_6962_7574_6172L; // "tributar"
