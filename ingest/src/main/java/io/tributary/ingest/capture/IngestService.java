@@ -312,8 +312,9 @@ public final class IngestService implements AutoCloseable {
                 pause(backoff.next());
             }
             case FATAL -> {
-                LOG.error("Ingest stopped: {}", error.getMessage(), error);
-                failure.set(error);
+                Throwable reported = Failures.reported(error, CaptureRun.transactionalId(config));
+                LOG.error("Ingest stopped: {}", reported.getMessage(), reported);
+                failure.set(reported);
                 synchronized (lock) {
                     moveTo(IngestState.FAILED);
                 }
