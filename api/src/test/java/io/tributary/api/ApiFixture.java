@@ -14,6 +14,7 @@ import io.tributary.storage.checkpoint.Checkpoints;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.progress.LoadedTables;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.TestServices;
@@ -43,6 +44,8 @@ final class ApiFixture implements AutoCloseable {
 
     static final String AUDIENCE = "tributary-test";
     static final int PARTITIONS = 2;
+    /** The tables the API tests write rows of: loaded, as if snapshotted before the first epoch. */
+    static final List<String> TABLES = List.of("public.lists", "public.todos", "public.settings");
 
     final PostgresDatabase db;
     final long groupId;
@@ -64,6 +67,7 @@ final class ApiFixture implements AutoCloseable {
         try (Connection c = db.connect()) {
             Migrations.migrate(c);
             groupId = SyncRulesGroups.create(c, rules).id();
+            LoadedTables.markLoaded(c, groupId, PARTITIONS, TABLES);
             SyncRulesGroups.markPlanned(c, List.of(groupId));
         }
         TopicNames names = TopicNames.withPrefix(services.topicPrefix());

@@ -15,6 +15,7 @@ import io.tributary.writer.checkpoint.Checkpointer;
 import io.tributary.writer.checkpoint.ReplayTargets;
 import io.tributary.writer.consume.ProcessSeals;
 import io.tributary.writer.consume.TableLogCheck;
+import io.tributary.writer.consume.TableLogWatch;
 import io.tributary.writer.consume.WriterLoop;
 import io.tributary.writer.internals.StorageConnections;
 import io.tributary.writer.internals.WriterCounters;
@@ -68,6 +69,8 @@ public final class StorageWriter implements Stage {
     private static final Logger LOG = LoggerFactory.getLogger(StorageWriter.class);
     /** How long a load phase's start waits for its moment's lock on {@code bucket_data} before going without. */
     private static final Duration LOAD_LOCK_TIMEOUT = Duration.ofSeconds(1);
+    /** How often a running writer checks that {@code rows} is still the log it reads ({@link TableLogWatch}). */
+    static final Duration TABLE_LOG_CHECK_INTERVAL = Duration.ofSeconds(2);
 
     private final WriterConfig config;
     private final String consumerGroup;
@@ -75,17 +78,20 @@ public final class StorageWriter implements Stage {
     private final WriterCounters counters;
     private final List<WriterLoop> loops;
     private final CheckpointLoop checkpoints;
+    private final TableLogWatch tableLog;
     private final KafkaProducer<byte[], byte[]> producer;
     private final List<Thread> threads = new ArrayList<>();
 
     private StorageWriter(WriterConfig config, String consumerGroup, StopSignal stop, WriterCounters counters,
-                          List<WriterLoop> loops, CheckpointLoop checkpoints, KafkaProducer<byte[], byte[]> producer) {
+                          List<WriterLoop> loops, CheckpointLoop checkpoints, TableLogWatch tableLog,
+                          KafkaProducer<byte[], byte[]> producer) {
         this.config = config;
         this.consumerGroup = consumerGroup;
         this.stop = stop;
         this.counters = counters;
         this.loops = loops;
         this.checkpoints = checkpoints;
+        this.tableLog = tableLog;
         this.producer = producer;
     }
 
@@ -139,8 +145,11 @@ public final class StorageWriter implements Stage {
                 StorageConnections.to(config.storage(), consumerGroup + "-checkpoint"),
                 Retrier.of(tuning.retryPolicy(), stop), stop, counters, tuning.checkpointInterval());
             seals.onSealedEverywhere(checkpoints::nudge);
+            TableLogWatch tableLog = new TableLogWatch(group.id(), config.topics().rows(), partitions,
+                () -> Admin.create(config.kafka()), () -> checkConsumer(config),
+                StorageConnections.to(config.storage(), consumerGroup + "-log-check"), stop, TABLE_LOG_CHECK_INTERVAL);
             StorageWriter writer = new StorageWriter(config, consumerGroup, stop, counters, loops, checkpoints,
-                producer);
+                tableLog, producer);
             writer.startThreads();
             LOG.info("Storage writer of group {} started: consumer group {}, {} threads, {} partitions", group.id(),
                 consumerGroup, config.threads(), partitions);
@@ -161,6 +170,7 @@ public final class StorageWriter implements Stage {
             threads.add(thread(loop, consumerGroup + "-" + i + "-poll"));
         }
         threads.add(thread(checkpoints, consumerGroup + "-checkpoint"));
+        threads.add(thread(tableLog, consumerGroup + "-log-check"));
         threads.forEach(Thread::start);
     }
 
@@ -212,6 +222,9 @@ public final class StorageWriter implements Stage {
 
     @Override
     public Optional<Throwable> failure() {
+        if (tableLog.failure().isPresent()) {
+            return tableLog.failure();
+        }
         for (WriterLoop loop : loops) {
             if (loop.failure().isPresent()) {
                 return loop.failure();
@@ -284,13 +297,17 @@ public final class StorageWriter implements Stage {
      * @throws TableLogLostException if they cannot: the message names the topic, both ids or offsets and the recovery
      */
     public static void verifyTableLog(WriterConfig config) throws SQLException {
+        try (KafkaConsumer<byte[], byte[]> consumer = checkConsumer(config)) {
+            verifyTableLog(config, config.groupId(), consumer, partitions(consumer, config.topics().rows()));
+        }
+    }
+
+    /** A consumer of no group that reads offsets only, as the checks of the {@code rows} log do. */
+    private static KafkaConsumer<byte[], byte[]> checkConsumer(WriterConfig config) {
         Map<String, Object> properties = new HashMap<>(config.kafka());
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
-            new ByteArrayDeserializer())) {
-            verifyTableLog(config, config.groupId(), consumer, partitions(consumer, config.topics().rows()));
-        }
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private static Duration tombstoneRetention(Admin admin, String topic) throws InterruptedException {

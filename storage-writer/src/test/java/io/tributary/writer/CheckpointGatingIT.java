@@ -97,6 +97,44 @@ class CheckpointGatingIT {
         }
     }
 
+    @Test
+    void aTableWithRowsButNoSnapshotWindowHoldsCheckpointsUntilItsWindowIsReady(TestServices services)
+        throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.createPlannedWithoutWindows(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+            Barrier before = h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
+
+            // a table created after the group was planned: its changes stream before the planner opens its window
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
+            Barrier streamedOnly = h.log.barrier();
+            awaitSealed(h, streamedOnly.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty();
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
+
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                + " VALUES ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            Barrier windowOpen = h.log.barrier();
+            awaitSealed(h, windowOpen.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty();
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
+
+            h.log.tableReady(0, "todos", "w1", windowOpen.lsn());
+            h.log.tableReady(1, "todos", "w1", windowOpen.lsn());
+            Barrier ready = h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20))
+                .until(() -> h.storage.checkpoint().orElseThrow().epoch() == ready.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
     private static void awaitSealed(WriterHarness h, long epoch) {
         h.log.flush();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->

@@ -54,6 +54,34 @@ class TableLogLostIT {
     }
 
     @Test
+    void aRowsTopicRecreatedWhileTheWriterRunsStopsItWithinSeconds(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            h.log.upsert("todos", "a", "{\"id\":\"a\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+            String before = topicId(h);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+                await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                    TopicProvisioner.ensure(admin, h.names, TopicLayout.of(h.partitions, 1, (short) 1));
+                    return !topicId(h).equals(before);
+                });
+            }
+            String after = topicId(h);
+            h.log.upsert("todos", "b", "{\"id\":\"b\",\"title\":\"b\",\"owner\":\"u1\",\"done\":false}");
+            h.log.barrier();
+            h.log.flush();
+
+            await().atMost(DETECTION).until(() -> writer.failure().isPresent());
+            assertThat(writer.failure().get()).isInstanceOfSatisfying(TableLogLostException.class, lost -> {
+                assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+                assertThat(lost.getMessage()).contains(h.names.rows(), before, after, "tributary recover");
+            });
+        }
+    }
+
+    @Test
     void aStoredOffsetPastTheEndOfTheLogStopsTheWriter(TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, 1, StorageWriterIT.RULES)) {
             writeAndApply(h);

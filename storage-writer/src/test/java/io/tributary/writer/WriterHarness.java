@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.progress.LoadedTables;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.TestServices;
@@ -30,6 +31,9 @@ import org.apache.kafka.common.TopicPartition;
 /** One writer test's world: a storage database with a group, fresh topics, a rows log and writer configs. */
 final class WriterHarness implements AutoCloseable {
 
+    /** The tables the writer tests write rows of ({@code public.<table>}, see {@link RowsLog}). */
+    static final List<String> TABLES = List.of("public.lists", "public.todos", "public.accounts");
+
     final TestServices services;
     final PostgresDatabase db;
     final TopicNames names;
@@ -51,10 +55,26 @@ final class WriterHarness implements AutoCloseable {
         this.storage = new StorageView(db, groupId);
     }
 
-    /** A harness whose group is planned already (as the snapshot planner would mark it), so it may checkpoint. */
+    /**
+     * A harness whose group is planned already, every table of {@link #TABLES} with a complete snapshot window (as
+     * the snapshot planner and workers would leave them), so it may checkpoint.
+     */
     static WriterHarness create(TestServices services, int partitions, String rules) throws Exception {
         WriterHarness h = createUnplanned(services, partitions, rules);
         h.markPlanned();
+        return h;
+    }
+
+    /**
+     * A harness whose group is planned but whose tables have no snapshot window: as if each were created after the
+     * group was planned.
+     */
+    static WriterHarness createPlannedWithoutWindows(TestServices services, int partitions, String rules)
+        throws Exception {
+        WriterHarness h = createUnplanned(services, partitions, rules);
+        try (Connection c = h.db.connect()) {
+            SyncRulesGroups.markPlanned(c, List.of(h.groupId));
+        }
         return h;
     }
 
@@ -73,9 +93,13 @@ final class WriterHarness implements AutoCloseable {
         return new WriterHarness(services, db, names, partitions, rules, groupId);
     }
 
-    /** Marks the group planned, as a snapshot planning round that stored every window it reads does. */
+    /**
+     * Marks the group planned and every table of {@link #TABLES} snapshotted before the first epoch, as a planning
+     * round that stored every window the group reads, and the windows' completion, do.
+     */
     void markPlanned() throws Exception {
         try (Connection c = db.connect()) {
+            LoadedTables.markLoaded(c, groupId, partitions, TABLES);
             SyncRulesGroups.markPlanned(c, List.of(groupId));
         }
     }

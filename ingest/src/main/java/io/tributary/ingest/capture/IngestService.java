@@ -319,8 +319,9 @@ public final class IngestService implements Stage {
                 pause(backoff.next());
             }
             case FATAL -> {
-                LOG.error("Ingest stopped: {}", error.getMessage(), error);
-                failure.set(error);
+                Throwable reported = CaptureFailures.reported(error, CaptureRun.transactionalId(config));
+                LOG.error("Ingest stopped: {}", reported.getMessage(), reported);
+                failure.set(reported);
                 synchronized (lock) {
                     moveTo(IngestState.FAILED);
                 }

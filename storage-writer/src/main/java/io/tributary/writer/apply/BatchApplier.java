@@ -23,8 +23,8 @@ import org.postgresql.PGConnection;
 
 /**
  * Applies batches of one or several partitions in one transaction: their bucket ops, {@code current_data}, the
- * partitions' stored offsets, table readiness and, for each batch that ends with a barrier, the seal of its epoch
- * in its partition. Either all of it commits or none.
+ * partitions' stored offsets, table readiness, the tables it has rows of ({@link TableRows}) and, for each batch
+ * that ends with a barrier, the seal of its epoch in its partition. Either all of it commits or none.
  *
  * <p>The batches are given in <em>apply order</em>: each partition's batches consecutive and in offset order, the
  * partitions interleaved as the caller chose. They are applied one after the other inside the transaction: each is
@@ -78,6 +78,7 @@ public final class BatchApplier {
     private final long groupId;
     private final CurrentData currentData;
     private final ParameterLookups lookups;
+    private final TableRows tableRows;
     /** Whether the next transaction's keys are expected new: its last one found none of its keys stored. */
     private boolean expectNew = true;
 
@@ -94,6 +95,7 @@ public final class BatchApplier {
         this.groupId = groupId;
         this.currentData = new CurrentData(groupId);
         this.lookups = ParameterLookups.of(groupId, parameterTables);
+        this.tableRows = new TableRows(groupId);
     }
 
     /**
@@ -133,6 +135,7 @@ public final class BatchApplier {
                 result = applyLookingUpKeys(connection, parts(targets, batches), batches);
             }
             connection.commit();
+            tableRows.committed();
             return result;
         } catch (SQLException | FencedException | RuntimeException e) {
             rollbackQuietly(connection, e);
@@ -261,6 +264,7 @@ public final class BatchApplier {
                                                          List<PreparedBatch> batches, boolean keysNew)
         throws SQLException, FencedException, CurrentData.KeysStoredException {
         fence(connection, parts);
+        tableRows.begin();
         Map<Integer, Long> startOpIds = new HashMap<>();
         parts.forEach((partition, part) -> startOpIds.put(partition, part.maxOpId));
         List<Seal> seals = new ArrayList<>();
@@ -292,6 +296,7 @@ public final class BatchApplier {
                 for (TableReady marker : batch.ready()) {
                     markReady(connection, batch.partition(), marker, part.sealedEpoch);
                 }
+                tableRows.add(batch, part.sealedEpoch);
                 if (batch.barrier().isPresent() && batch.barrier().get().epoch() > part.sealedEpoch) {
                     seals.add(new Seal(batch.partition(), batch.barrier().get(), part.maxOpId,
                         batch.nextOffset() - 1));
@@ -309,6 +314,7 @@ public final class BatchApplier {
         if (!seals.isEmpty()) {
             seal(connection, seals);
         }
+        tableRows.write(connection);
         Map<Integer, ApplyResult> results = new HashMap<>();
         parts.forEach((partition, part) -> results.put(partition, part.result()));
         return results;

@@ -3,13 +3,16 @@ package io.tributary.writer.apply;
 import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.ParameterRow;
 import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Accumulates the evaluated records of one partition, in offset order, into {@link PreparedBatch batches}: several
@@ -25,6 +28,7 @@ public final class BatchBuilder {
     private final int maxRecords;
 
     private final Map<SourceKey, RowChange> changes = new LinkedHashMap<>();
+    private final Set<TableId> tables = new HashSet<>();
     private final List<TableReady> ready = new ArrayList<>();
     private final List<DeadLetter> deadLetters = new ArrayList<>();
     private Optional<Barrier> barrier = Optional.empty();
@@ -53,6 +57,21 @@ public final class BatchBuilder {
         advance(offset);
         changes.put(key, RowChange.of(key, offset, rows, parameters));
         return isComplete();
+    }
+
+    /**
+     * The record at {@code offset} sets row {@code key} of {@code table} to be in the buckets of {@code rows} (none
+     * if empty); the batch names {@code table} among its tables.
+     */
+    public boolean addRow(TableId table, SourceKey key, long offset, List<BucketRow> rows) {
+        return addRow(table, key, offset, rows, List.of());
+    }
+
+    /** As {@link #addRow(TableId, SourceKey, long, List)}, the row storing the parameter rows {@code parameters}. */
+    public boolean addRow(TableId table, SourceKey key, long offset, List<BucketRow> rows,
+            List<ParameterRow> parameters) {
+        tables.add(table);
+        return addRow(key, offset, rows, parameters);
     }
 
     /** The record at {@code offset} deletes row {@code key}. */
@@ -113,8 +132,9 @@ public final class BatchBuilder {
             throw new IllegalStateException("No records to take in partition " + partition);
         }
         PreparedBatch batch = new PreparedBatch(partition, firstOffset, nextOffset, new ArrayList<>(changes.values()),
-            ready, barrier, truncate, deadLetters, records);
+            tables, ready, barrier, truncate, deadLetters, records);
         changes.clear();
+        tables.clear();
         ready.clear();
         deadLetters.clear();
         barrier = Optional.empty();

@@ -1,11 +1,13 @@
 package io.tributary.writer.apply;
 
 import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A run of consecutive records of one partition of {@code rows}, evaluated and reduced, ready to be applied in one
@@ -16,6 +18,8 @@ import java.util.Optional;
  * @param firstOffset the offset of its first record
  * @param nextOffset  the offset after its last record: what the partition's stored offset becomes
  * @param changes     the row changes, one per key, reduced in record order
+ * @param tables      the source tables of the batch's row records (deletes name none: a row they remove was
+ *                    written before)
  * @param ready       table-ready markers in the batch, in order (all before its barrier, if any)
  * @param barrier     the barrier ending the batch, if it ends with one
  * @param truncate    the truncation ending the batch, if it ends with one
@@ -24,8 +28,8 @@ import java.util.Optional;
  * @param records     how many records the batch covers ({@code nextOffset - firstOffset} minus gaps)
  */
 public record PreparedBatch(int partition, long firstOffset, long nextOffset, List<RowChange> changes,
-                            List<TableReady> ready, Optional<Barrier> barrier, Optional<TableTruncate> truncate,
-                            List<DeadLetter> deadLetters, int records) {
+                            Set<TableId> tables, List<TableReady> ready, Optional<Barrier> barrier,
+                            Optional<TableTruncate> truncate, List<DeadLetter> deadLetters, int records) {
 
     public PreparedBatch {
         if (partition < 0 || firstOffset < 0 || nextOffset <= firstOffset || records < 1) {
@@ -33,6 +37,7 @@ public record PreparedBatch(int partition, long firstOffset, long nextOffset, Li
                 + " records >= 1, got " + partition + ", " + firstOffset + ", " + nextOffset + ", " + records);
         }
         changes = List.copyOf(changes);
+        tables = Set.copyOf(tables);
         ready = List.copyOf(ready);
         Objects.requireNonNull(barrier, "barrier");
         Objects.requireNonNull(truncate, "truncate");
@@ -40,6 +45,13 @@ public record PreparedBatch(int partition, long firstOffset, long nextOffset, Li
             throw new IllegalArgumentException("A batch ends with a barrier or a truncation, not both");
         }
         deadLetters = List.copyOf(deadLetters);
+    }
+
+    /** A batch whose row records name no table (built by hand, for tests of what names none). */
+    public PreparedBatch(int partition, long firstOffset, long nextOffset, List<RowChange> changes,
+                         List<TableReady> ready, Optional<Barrier> barrier, Optional<TableTruncate> truncate,
+                         List<DeadLetter> deadLetters, int records) {
+        this(partition, firstOffset, nextOffset, changes, Set.of(), ready, barrier, truncate, deadLetters, records);
     }
 
     /**
@@ -53,8 +65,8 @@ public record PreparedBatch(int partition, long firstOffset, long nextOffset, Li
     /** This batch with its dead letters sent: none left to send. */
     public PreparedBatch withoutDeadLetters() {
         return deadLetters.isEmpty() ? this
-            : new PreparedBatch(partition, firstOffset, nextOffset, changes, ready, barrier, truncate, List.of(),
-                records);
+            : new PreparedBatch(partition, firstOffset, nextOffset, changes, tables, ready, barrier, truncate,
+                List.of(), records);
     }
 
     /** {@code rows-<partition>@<first>..<next>}, for logs and errors. */

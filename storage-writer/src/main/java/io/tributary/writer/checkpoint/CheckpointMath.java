@@ -41,6 +41,11 @@ import java.util.TreeMap;
  * in every partition before barrier {@code k} ({@code readyAfterEpoch < k}) and {@code L_k >= } the window's high
  * watermark there. Both conditions only get easier with larger {@code k}, so if the newest common epoch is held,
  * every older one is too.
+ *
+ * <p>A table with rows in an epoch {@code <= k} but no snapshot window at all (created, or first matched, after
+ * the group was planned: the planner opens its window only once the publication streams its changes, so some of
+ * them reach storage first) holds {@code k} too: those rows are a part of the table, not a state it had. Once the
+ * planner stored its window, the table is held by that window's readiness like any other.
  */
 public final class CheckpointMath {
 
@@ -99,6 +104,21 @@ public final class CheckpointMath {
                     return Optional.of("table " + table.table() + " is consistent from " + ready.highWatermark()
                         + " in partition " + p + ", epoch " + candidate.epoch() + " ends at " + candidate.lsn());
                 }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why {@code candidate} may not be published yet because of a table with rows in one of its epochs and no
+     * snapshot window (the first such table), or empty if none holds it.
+     */
+    public static Optional<String> heldByUnplanned(EpochCandidate candidate, Collection<UnplannedTable> tables) {
+        for (UnplannedTable table : tables) {
+            if (table.seenAfterEpoch() < candidate.epoch()) {
+                return Optional.of("table " + table.table() + " has rows from after epoch " + table.seenAfterEpoch()
+                    + " but no snapshot window yet (a table created or first matched after the group was planned;"
+                    + " the snapshot planner opens its window in its next round)");
             }
         }
         return Optional.empty();

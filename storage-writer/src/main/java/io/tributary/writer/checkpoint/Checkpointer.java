@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * it, and a fixed table gets a new window) holds nothing: it can never become ready, and holding would stop the
  * group's every other table. {@code tributary status} shows the failure.
  *
+ * <p>A table the group's writers applied rows of ({@code table_rows}) but that has no window at all (created, or
+ * first matched by a wildcard, after the group was planned) holds every checkpoint that includes some of those
+ * rows until the planner stored its window, which then holds them until it is ready.
+ *
  * <p>Not thread-safe: one per thread; the connection (auto-commit off) is the caller's.
  */
 public final class Checkpointer {
@@ -58,6 +62,10 @@ public final class Checkpointer {
     private static final String TABLES = "SELECT table_schema, table_name, window_id FROM (SELECT DISTINCT ON"
         + " (table_schema, table_name) table_schema, table_name, window_id, state FROM tributary.source_tables"
         + " ORDER BY table_schema, table_name, started_at DESC, window_id DESC) newest WHERE state <> 'FAILED'";
+    private static final String UNPLANNED = "SELECT r.table_schema, r.table_name, min(r.seen_after_epoch)"
+        + " FROM tributary.table_rows r WHERE r.group_id = ? AND NOT EXISTS (SELECT 1 FROM tributary.source_tables t"
+        + " WHERE t.table_schema = r.table_schema AND t.table_name = r.table_name)"
+        + " GROUP BY r.table_schema, r.table_name ORDER BY r.table_schema, r.table_name";
     private static final String READINESS = "SELECT partition, table_schema, table_name, window_id,"
         + " high_watermark::text, ready_after_epoch FROM tributary.table_readiness WHERE group_id = ?";
     private static final String PUBLISH = "UPDATE tributary.sync_rules SET checkpoint_op_id = ?,"
@@ -107,6 +115,10 @@ public final class Checkpointer {
             Optional<String> heldBy = current.epoch() < 0
                 ? CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection))
                 : Optional.empty();
+            if (heldBy.isEmpty()) {
+                // before the windows: a window the planner stores in between is then read as required
+                heldBy = CheckpointMath.heldByUnplanned(candidate.get(), unplannedTables(connection));
+            }
             if (heldBy.isEmpty()) {
                 heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection), readiness(connection),
                     partitions);
@@ -171,6 +183,24 @@ public final class Checkpointer {
             replayTargets = ReplayTargets.read(connection, groupId);
         }
         return replayTargets;
+    }
+
+    /**
+     * The tables the group has rows of but no snapshot window. Read after the seals, so every table with rows in a
+     * sealed epoch is among them or has a window; and before {@link #requiredTables}, so a window stored in between
+     * is required there (windows are never removed, only replaced).
+     */
+    private List<UnplannedTable> unplannedTables(Connection connection) throws SQLException {
+        List<UnplannedTable> tables = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(UNPLANNED)) {
+            select.setLong(1, groupId);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    tables.add(new UnplannedTable(TableId.of(rs.getString(1), rs.getString(2)), rs.getLong(3)));
+                }
+            }
+        }
+        return tables;
     }
 
     private List<RequiredTable> requiredTables(Connection connection) throws SQLException {

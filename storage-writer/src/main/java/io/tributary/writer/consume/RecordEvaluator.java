@@ -65,7 +65,7 @@ final class RecordEvaluator {
                 }
                 List<ParameterRow> parameters = rules.readsParameters(table)
                     ? rules.parameterRows(table, row.row().unsafeUtf8()) : List.of();
-                return builder.addRow(key(record), offset, result.rows(), parameters);
+                return builder.addRow(row.table(), key(record), offset, result.rows(), parameters);
             } else if (message instanceof ResolvedDelete) {
                 return builder.addDelete(key(record), offset);
             } else if (message instanceof Barrier barrier) {

@@ -48,6 +48,23 @@ public final class TableLogCheck {
      */
     public static void verify(Connection connection, long groupId, TableLog current, Consumer<?, ?> consumer,
                               int partitions, Duration tombstoneRetention, Instant now) throws SQLException {
+        check(connection, groupId, current, consumer, partitions, Optional.of(tombstoneRetention), now);
+    }
+
+    /**
+     * The checks of {@link #verify} that a running writer repeats ({@link TableLogWatch}): the recorded log is the
+     * one Kafka holds and the stored offsets lie inside it. The tombstone retention is a question for a start only:
+     * a running writer reads on.
+     *
+     * @throws TableLogLostException naming the group, the topic and partition, and both ids or offsets
+     */
+    public static void verifyRunning(Connection connection, long groupId, TableLog current, Consumer<?, ?> consumer,
+                                     int partitions) throws SQLException {
+        check(connection, groupId, current, consumer, partitions, Optional.empty(), Instant.now());
+    }
+
+    private static void check(Connection connection, long groupId, TableLog current, Consumer<?, ?> consumer,
+                              int partitions, Optional<Duration> retention, Instant now) throws SQLException {
         TableLog recorded = recordIfFirst(connection, groupId, current);
         if (!recorded.equals(current)) {
             throw new TableLogLostException(groupId, Loss.LOG, current, "Sync rules group " + groupId + " read "
@@ -62,11 +79,6 @@ public final class TableLogCheck {
         }
         Map<TopicPartition, Long> starts = consumer.beginningOffsets(all);
         Map<TopicPartition, Long> ends = consumer.endOffsets(all);
-        Map<TopicPartition, Long> oldestKept = new HashMap<>();
-        for (TopicPartition partition : all) {
-            oldestKept.put(partition, now.minus(tombstoneRetention).toEpochMilli());
-        }
-        Map<TopicPartition, OffsetAndTimestamp> firstWithinRetention = consumer.offsetsForTimes(oldestKept);
         for (TopicPartition partition : all) {
             long next = stored.getOrDefault(partition.partition(), 0L);
             long start = starts.get(partition);
@@ -77,6 +89,23 @@ public final class TableLogCheck {
                     + " log: it holds offsets " + start + " to " + end + " (records the group read or had yet to"
                     + " read are gone). " + recovery(groupId, Loss.LOG));
             }
+        }
+        if (retention.isPresent()) {
+            checkRetention(groupId, current, consumer, all, stored, ends, retention.get(), now);
+        }
+    }
+
+    private static void checkRetention(long groupId, TableLog current, Consumer<?, ?> consumer,
+                                       List<TopicPartition> all, Map<Integer, Long> stored,
+                                       Map<TopicPartition, Long> ends, Duration tombstoneRetention, Instant now) {
+        Map<TopicPartition, Long> oldestKept = new HashMap<>();
+        for (TopicPartition partition : all) {
+            oldestKept.put(partition, now.minus(tombstoneRetention).toEpochMilli());
+        }
+        Map<TopicPartition, OffsetAndTimestamp> firstWithinRetention = consumer.offsetsForTimes(oldestKept);
+        for (TopicPartition partition : all) {
+            long next = stored.getOrDefault(partition.partition(), 0L);
+            long end = ends.get(partition);
             Optional<Long> withinRetention = Optional.ofNullable(firstWithinRetention.get(partition))
                 .map(OffsetAndTimestamp::offset);
             boolean unreadOld = next < end && withinRetention.map(first -> next < first).orElse(true);

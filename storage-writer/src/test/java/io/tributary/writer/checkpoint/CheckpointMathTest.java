@@ -30,6 +30,15 @@ class CheckpointMathTest {
     }
 
     @Test
+    void aTableWithRowsButNoWindowHoldsOnlyEpochsThatIncludeItsRows() {
+        List<UnplannedTable> unplanned = List.of(new UnplannedTable(TODOS, 4));
+
+        assertThat(CheckpointMath.heldByUnplanned(new EpochCandidate(4, Lsn.of(100), 12), unplanned)).isEmpty();
+        assertThat(CheckpointMath.heldByUnplanned(new EpochCandidate(5, Lsn.of(200), 20), unplanned))
+            .hasValueSatisfying(reason -> assertThat(reason).contains("public.todos", "no snapshot window"));
+    }
+
+    @Test
     void onlyEpochsAboveTheCurrentCheckpointAreCandidates() {
         List<SealRow> seals = List.of(seal(0, 4, 100, 10), seal(1, 4, 100, 12));
 

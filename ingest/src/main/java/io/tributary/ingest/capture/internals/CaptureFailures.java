@@ -1,6 +1,7 @@
 package io.tributary.ingest.capture.internals;
 
 import io.tributary.ingest.capture.CaptureSetupException;
+import io.tributary.ingest.capture.KafkaPermissionException;
 import io.tributary.postgres.SqlErrors;
 import io.tributary.source.catalog.SourceSchemaException;
 import io.tributary.source.encoding.EncodingException;
@@ -9,14 +10,17 @@ import java.sql.SQLException;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 
 /**
  * The one place that decides what a capture failure means: another process reads the slot (stand by), a setup or
  * data problem someone must fix (stop; a change too large for Kafka is one: it would fail
  * again on every restart), a SQL failure as {@link SqlErrors} classifies it (except "replication slot already
  * exists": Debezium creates the slot when reading it failed, e.g. on a dropped connection, so a restart finds it),
- * or anything else (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
+ * a permission Kafka's authorizer refused (on the transactional id, a topic, the cluster: stop, naming it), or anything
+ * else (Kafka, connection loss without a SQLSTATE: restart the engine after a backoff). Stateless.
  */
 public final class CaptureFailures {
 
@@ -46,7 +50,7 @@ public final class CaptureFailures {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CaptureSetupException || t instanceof SourceSchemaException
                 || t instanceof EncodingException || t instanceof TopicMismatchException
-                || t instanceof RecordTooLargeException) {
+                || t instanceof RecordTooLargeException || t instanceof AuthorizationException) {
                 return Verdict.FATAL;
             }
             if (t instanceof SQLException sql && DUPLICATE_OBJECT.equals(sql.getSQLState()) && sql.getMessage() != null
@@ -58,6 +62,22 @@ public final class CaptureFailures {
             }
         }
         return Verdict.RETRIABLE;
+    }
+
+    /**
+     * {@code failure} as it is reported: a refused transactional id becomes a {@link KafkaPermissionException}
+     * naming {@code transactionalId} and the ACL to grant; anything else is itself.
+     */
+    public static Throwable reported(Throwable failure, String transactionalId) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof KafkaPermissionException) {
+                return failure;
+            }
+            if (t instanceof TransactionalIdAuthorizationException refused) {
+                return new KafkaPermissionException(transactionalId, refused);
+            }
+        }
+        return failure;
     }
 
     /** The process id holding the slot, if {@code failure} says the slot is active for another process. */

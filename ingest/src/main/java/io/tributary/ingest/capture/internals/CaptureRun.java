@@ -110,7 +110,7 @@ public final class CaptureRun implements AutoCloseable {
      * The transactional id of ingest's producer: one per deployment (topic prefix) and slot, so a second instance
      * of the same ingest fences the first, and ingests of other deployments on the same cluster do not.
      */
-    static String transactionalId(IngestConfig config) {
+    public static String transactionalId(IngestConfig config) {
         return config.topics().prefix() + config.engineName();
     }
 

@@ -2,6 +2,7 @@ package io.tributary.ingest.capture.internals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.ingest.capture.KafkaPermissionException;
 import io.tributary.ingest.capture.UnavailableValueException;
 import io.tributary.ingest.capture.WalLevelException;
 import io.tributary.source.catalog.MissingPrimaryKeyException;
@@ -11,6 +12,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.junit.jupiter.api.Test;
 
 class CaptureFailuresTest {
@@ -56,6 +59,27 @@ class CaptureFailuresTest {
     void aChangeTooLargeForKafkaIsFatalBecauseEveryRestartWouldFailOnIt() {
         assertThat(CaptureFailures.classify(new ChangesDeliveryException("not acknowledged",
             new RecordTooLargeException("The message is 52429049 bytes")))).isEqualTo(CaptureFailures.Verdict.FATAL);
+    }
+
+    @Test
+    void aTransactionalIdKafkaRefusesIsFatalNamingTheIdAndTheAclToGrant() {
+        RuntimeException refused = new IllegalStateException("Could not open the changes producer",
+            new TransactionalIdAuthorizationException("Transactional Id authorization failed."));
+
+        assertThat(CaptureFailures.classify(refused)).isEqualTo(CaptureFailures.Verdict.FATAL);
+        assertThat(CaptureFailures.reported(refused, "tributary.ingest-main"))
+            .isInstanceOfSatisfying(KafkaPermissionException.class, e -> {
+                assertThat(e.transactionalId()).isEqualTo("tributary.ingest-main");
+                assertThat(e.getMessage()).contains("--transactional-id 'tributary.ingest-main'",
+                    "--operation Write", "--operation Describe");
+            });
+    }
+
+    @Test
+    void aTopicKafkaRefusesIsFatal() {
+        assertThat(CaptureFailures.classify(new ChangesDeliveryException("not acknowledged",
+            new TopicAuthorizationException("Not authorized to access topics: [changes]"))))
+            .isEqualTo(CaptureFailures.Verdict.FATAL);
     }
 
     @Test
