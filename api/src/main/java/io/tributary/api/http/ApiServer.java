@@ -3,6 +3,7 @@ package io.tributary.api.http;
 import io.tributary.api.auth.TokenVerifier;
 import io.tributary.api.stream.CheckpointWatcher;
 import io.tributary.api.stream.StoragePool;
+import io.tributary.api.stream.StreamCounters;
 import io.tributary.postgres.PgEndpoint;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,6 +52,7 @@ public final class ApiServer implements AutoCloseable {
         this.connector = new ServerConnector(server);
         connector.setHost(settings.host());
         connector.setPort(settings.port());
+        connector.setAcceptQueueSize(settings.acceptQueue());
         connector.setIdleTimeout(Math.max(MIN_IDLE_TIMEOUT.toMillis(),
             settings.stream().keepaliveInterval().multipliedBy(3).toMillis()));
         server.addConnector(connector);
@@ -86,6 +88,11 @@ public final class ApiServer implements AutoCloseable {
     /** The streams cut off so far because their client read too slowly. */
     public long slowClientsCutOff() {
         return stream.slowClientsCutOff();
+    }
+
+    /** What the sync streams of this process sent so far. */
+    public StreamCounters counters() {
+        return stream.counters();
     }
 
     /** The sync streams open now. */
