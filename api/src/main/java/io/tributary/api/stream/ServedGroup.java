@@ -65,12 +65,17 @@ public final class ServedGroup {
 
     /**
      * Reads the ops the held buckets gained from checkpoint {@code from} to {@code to} and extends the checksum
-     * cache with them, before streams see {@code to}; with too many ops, or none held, there is no shared delta.
+     * cache with them, before streams see {@code to}; with too many ops, or none held, there is no shared delta. A
+     * checkpoint that moves only the source position ({@code to == from}) keeps the delta that reached it: streams
+     * still busy with the checkpoint before take their ops from it.
      */
     void advance(Connection connection, long from, long to) throws SQLException {
+        if (to == from) {
+            return;
+        }
         delta = null;
         List<String> held = subscriptions.buckets();
-        if (held.isEmpty() || to <= from) {
+        if (held.isEmpty() || to < from) {
             return;
         }
         Optional<CheckpointDelta> read = deltaReader.read(connection, held, from, to);
