@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +54,11 @@ class SharedDeliveryIT {
         f.checkpoint();
         f.activate();
         ApiServer api = f.startApi(settings);
+        LongAdder delivered = new LongAdder();
+        api.counters().onCheckpointDelivered(nanos -> {
+            assertThat(nanos).isPositive();
+            delivered.increment();
+        });
         Map<SyncClient, String> clients = new LinkedHashMap<>();
         Map<SyncClient, List<JsonNode>> received = new LinkedHashMap<>();
         try {
@@ -97,6 +103,7 @@ class SharedDeliveryIT {
                     .containsExactlyElementsOf(storedOpIds(f, bucket, cp.opId()));
                 assertThat(SyncStreamIT.sum(ops)).isEqualTo((int) f.storedSum(bucket, cp.opId())[0]);
             }
+            assertThat(delivered.sum()).isGreaterThanOrEqualTo(3 * 3);
         } finally {
             for (SyncClient client : clients.keySet()) {
                 client.close();

@@ -186,7 +186,7 @@ public final class CheckpointWatcher implements AutoCloseable {
     }
 
     private synchronized void publish(ServedGroup group, Checkpoint checkpoint) {
-        current = new ServedCheckpoint(group, checkpoint, ++version);
+        current = new ServedCheckpoint(group, checkpoint, ++version, System.nanoTime());
         signalChange();
     }
 

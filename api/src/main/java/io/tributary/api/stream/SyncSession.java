@@ -52,6 +52,7 @@ public final class SyncSession {
     private ServedGroup heldGroup;
     private List<String> held = List.of();
     private long completedOpId = -1;
+    private boolean downloaded;
 
     public SyncSession(CheckpointWatcher watcher, StoragePool pool, StreamSettings settings, Clock clock,
                        VerifiedToken token, SyncRequest request, LineSink sink, StreamCounters counters) {
@@ -106,6 +107,9 @@ public final class SyncSession {
                 }
                 group = checkpoint.group();
                 sync(group, checkpoint.checkpoint());
+                if (completedOpId == checkpoint.checkpoint().opId() && downloaded) {
+                    counters.delivered(System.nanoTime() - checkpoint.seenNanos());
+                }
             }
             now = clock.instant();
             if (!now.isBefore(nextKeepalive)) {
@@ -116,6 +120,7 @@ public final class SyncSession {
     }
 
     private void sync(ServedGroup group, Checkpoint checkpoint) throws IOException, SQLException {
+        downloaded = false;
         List<BucketParameters> visible = group.rules().parameterValues(context);
         List<String> names = visible.stream().map(BucketParameters::bucket).distinct().toList();
         hold(group, names);
@@ -203,6 +208,7 @@ public final class SyncSession {
         }
         sink.write(group.encoder().checkpointComplete(opId));
         completedOpId = opId;
+        downloaded = true;
     }
 
     /** Sends a bucket's ops of the shared delta, in lines of at most a page of ops. */
