@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -157,12 +158,18 @@ public final class SyncSession {
             removed.forEach(positions::remove);
             sink.write(encoder.checkpointDiff(checkpoint.opId(), writeCheckpoint, toFetch, removed));
         }
+        Set<String> heldBefore = sent == null ? Set.of() : sent.keySet();
         sent = current;
         sentWriteCheckpoint = writeCheckpoint;
-        download(group, checkpoint.opId(), toFetch);
+        download(group, checkpoint.opId(), toFetch, heldBefore);
     }
 
-    private void download(ServedGroup group, long opId, List<BucketChecksum> buckets)
+    /**
+     * Sends the ops of {@code buckets} up to {@code opId}. A bucket this stream held at the checkpoint it completed
+     * last ({@code heldBefore}) takes them from the shared delta when that starts there; a bucket new to the stream
+     * needs its ops from its position on, so it is always read.
+     */
+    private void download(ServedGroup group, long opId, List<BucketChecksum> buckets, Set<String> heldBefore)
         throws IOException, SQLException {
         TreeMap<Integer, List<String>> byPriority = new TreeMap<>();
         for (BucketChecksum bucket : buckets) {
@@ -174,7 +181,7 @@ public final class SyncSession {
         for (Map.Entry<Integer, List<String>> priority : byPriority.entrySet()) {
             Map<String, Long> pending = new LinkedHashMap<>();
             for (String bucket : priority.getValue()) {
-                if (delta.isPresent() && delta.get().covers(bucket)) {
+                if (delta.isPresent() && delta.get().covers(bucket) && heldBefore.contains(bucket)) {
                     sendShared(group, bucket, delta.get().opsOf(bucket));
                 } else {
                     pending.put(bucket, positions.getOrDefault(bucket, 0L));
