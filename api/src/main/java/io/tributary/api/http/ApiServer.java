@@ -3,6 +3,7 @@ package io.tributary.api.http;
 import io.tributary.api.auth.TokenVerifier;
 import io.tributary.api.stream.CheckpointWatcher;
 import io.tributary.api.stream.StoragePool;
+import io.tributary.api.stream.StreamCounters;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.lifecycle.Stage;
 import java.time.Clock;
@@ -53,6 +54,7 @@ public final class ApiServer implements Stage {
         this.connector = new ServerConnector(server);
         connector.setHost(settings.host());
         connector.setPort(settings.port());
+        connector.setAcceptQueueSize(settings.acceptQueue());
         connector.setIdleTimeout(Math.max(MIN_IDLE_TIMEOUT.toMillis(),
             settings.stream().keepaliveInterval().multipliedBy(3).toMillis()));
         server.addConnector(connector);
@@ -88,6 +90,11 @@ public final class ApiServer implements Stage {
     /** The streams cut off so far because their client read too slowly. */
     public long slowClientsCutOff() {
         return stream.slowClientsCutOff();
+    }
+
+    /** What the sync streams of this process sent so far. */
+    public StreamCounters counters() {
+        return stream.counters();
     }
 
     /** The sync streams open now. */

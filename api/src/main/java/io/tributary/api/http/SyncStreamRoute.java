@@ -8,6 +8,7 @@ import io.tributary.api.protocol.SyncRequest;
 import io.tributary.api.stream.CheckpointWatcher;
 import io.tributary.api.stream.SlowClientException;
 import io.tributary.api.stream.StoragePool;
+import io.tributary.api.stream.StreamCounters;
 import io.tributary.api.stream.StreamSettings;
 import io.tributary.api.stream.SyncSession;
 import java.io.IOException;
@@ -43,6 +44,7 @@ final class SyncStreamRoute {
     private final Clock clock;
     private final Semaphore streams;
     private final AtomicLong slowClientsCutOff = new AtomicLong();
+    private final StreamCounters counters = new StreamCounters();
 
     SyncStreamRoute(TokenVerifier verifier, CheckpointWatcher watcher, StoragePool pool, StreamSettings settings,
                     Clock clock, int maxStreams) {
@@ -57,6 +59,11 @@ final class SyncStreamRoute {
     /** The streams cut off so far because their client read too slowly. */
     long slowClientsCutOff() {
         return slowClientsCutOff.get();
+    }
+
+    /** What the streams sent. */
+    StreamCounters counters() {
+        return counters;
     }
 
     /** The streams running now. */
@@ -87,7 +94,7 @@ final class SyncStreamRoute {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
             new SyncSession(watcher, pool, settings, clock, token, sync, new ResponseSink(response,
-                settings.writeTimeout())).run();
+                settings.writeTimeout()), counters).run();
             response.write(true, null, callback);
         } catch (SlowClientException e) {
             slowClientsCutOff.incrementAndGet();

@@ -19,6 +19,7 @@ import java.util.Map;
 final class BucketReader {
 
     private final String table;
+    private final String groupKey;
     private final int pageOps;
 
     /**
@@ -29,6 +30,7 @@ final class BucketReader {
             throw new IllegalArgumentException("Page size must be > 0: " + pageOps);
         }
         this.table = BucketTables.bucketData(groupId);
+        this.groupKey = BucketTables.groupKey(groupId);
         this.pageOps = pageOps;
     }
 
@@ -50,7 +52,8 @@ final class BucketReader {
             + " d.source_table, d.row_id, d.checksum, d.data"
             + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS r(bucket, after, ord)"
             + " CROSS JOIN LATERAL (SELECT op_id, op, source_table, row_id, checksum, data FROM " + table + " d"
-            + " WHERE d.bucket = r.bucket AND d.op_id > r.after AND d.op_id <= ? ORDER BY d.op_id LIMIT ?) d"
+            + " WHERE " + groupKey + " AND d.bucket = r.bucket"
+            + " AND d.op_id > r.after AND d.op_id <= ? ORDER BY d.op_id LIMIT ?) d"
             + " ORDER BY r.ord, d.op_id LIMIT ?")) {
             select.setArray(1, connection.createArrayOf("text", buckets.toArray()));
             select.setArray(2, connection.createArrayOf("bigint", afters.toArray()));

@@ -13,4 +13,13 @@ final class BucketTables {
         }
         return "tributary.bucket_data_g" + groupId;
     }
+
+    /**
+     * The condition on {@code d.group_id} a read of the partition needs: its key is {@code (group_id, bucket, op_id)},
+     * so without it a bucket's range is not an index range (the whole index or table is scanned per bucket).
+     */
+    static String groupKey(long groupId) {
+        bucketData(groupId);
+        return "d.group_id = " + groupId;
+    }
 }

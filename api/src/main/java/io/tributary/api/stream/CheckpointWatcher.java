@@ -18,6 +18,8 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +43,9 @@ public final class CheckpointWatcher implements AutoCloseable {
     private final Map<String, WriteCheckpoint> writeCheckpoints = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private long unparsableGroup = -1;
-    private ServedCheckpoint current;
+    private volatile ServedCheckpoint current;
+    /** Opened (counted down) when the served checkpoint changes or the watcher closes, then replaced. */
+    private volatile CountDownLatch changed = new CountDownLatch(1);
     private long version;
 
     private CheckpointWatcher(PgEndpoint storage, StreamSettings settings) {
@@ -64,26 +68,30 @@ public final class CheckpointWatcher implements AutoCloseable {
     }
 
     /** The served checkpoint, empty while no group is ACTIVE with a checkpoint. */
-    public synchronized Optional<ServedCheckpoint> current() {
+    public Optional<ServedCheckpoint> current() {
         return Optional.ofNullable(current);
     }
 
     /**
-     * Waits until the served checkpoint's version is above {@code seenVersion}, at most {@code timeout}.
+     * Waits until the served checkpoint's version is above {@code seenVersion}, at most {@code timeout}. Waiters
+     * share a latch, not a monitor: a new checkpoint wakes thousands of streams without each one contending for
+     * the watcher's lock again.
      *
      * @return the served checkpoint then (possibly still the one seen, or empty)
      */
-    public synchronized Optional<ServedCheckpoint> awaitNewer(long seenVersion, Duration timeout)
-        throws InterruptedException {
+    public Optional<ServedCheckpoint> awaitNewer(long seenVersion, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!closed && (current == null || current.version() <= seenVersion)) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
+        while (true) {
+            CountDownLatch latch = changed;
+            ServedCheckpoint served = current;
+            if (closed || (served != null && served.version() > seenVersion)) {
+                return Optional.ofNullable(served);
             }
-            wait(Math.max(1, left / 1_000_000));
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !latch.await(left, TimeUnit.NANOSECONDS)) {
+                return Optional.ofNullable(current);
+            }
         }
-        return Optional.ofNullable(current);
     }
 
     /**
@@ -155,6 +163,9 @@ public final class CheckpointWatcher implements AutoCloseable {
                     (a, b) -> a.id() >= b.id() ? a : b);
             }
         }
+        if (previous != null && previous.group() == served) {
+            served.advance(c, previous.checkpoint().opId(), checkpoint.opId());
+        }
         publish(served, checkpoint);
     }
 
@@ -175,14 +186,21 @@ public final class CheckpointWatcher implements AutoCloseable {
     }
 
     private synchronized void publish(ServedGroup group, Checkpoint checkpoint) {
-        current = new ServedCheckpoint(group, checkpoint, ++version);
-        notifyAll();
+        current = new ServedCheckpoint(group, checkpoint, ++version, System.nanoTime());
+        signalChange();
     }
 
     private synchronized void publish(ServedCheckpoint checkpoint) {
         current = checkpoint;
         version++;
-        notifyAll();
+        signalChange();
+    }
+
+    /** After {@link #current} or {@link #closed} changed: wakes the waiters of the latch they read before it. */
+    private synchronized void signalChange() {
+        CountDownLatch opened = changed;
+        changed = new CountDownLatch(1);
+        opened.countDown();
     }
 
     private void sleep(Duration duration) {
@@ -203,6 +221,7 @@ public final class CheckpointWatcher implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        signalChange();
         synchronized (this) {
             notifyAll();
         }

@@ -1,5 +1,6 @@
 package io.tributary.api.stream;
 
+import io.tributary.api.protocol.OpEntry;
 import io.tributary.syncrules.Checksums;
 import java.sql.Array;
 import java.sql.Connection;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The checksums and op counts of one group's buckets, shared by every stream of the process.
@@ -33,6 +35,7 @@ import java.util.Map;
 final class ChecksumCache {
 
     private final String table;
+    private final String groupKey;
     private final Map<String, Entry> entries;
 
     /** The sum (unsigned 32-bit) and count of a bucket's ops with {@code op_id <= opId}. */
@@ -41,6 +44,7 @@ final class ChecksumCache {
 
     ChecksumCache(long groupId, int maxBuckets) {
         this.table = BucketTables.bucketData(groupId);
+        this.groupKey = BucketTables.groupKey(groupId);
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
@@ -49,6 +53,44 @@ final class ChecksumCache {
                 return size() > maxBuckets;
             }
         };
+    }
+
+    /**
+     * Extends the entries at the delta's start to its end from its ops: a checkpoint's new ops, read once for the
+     * process, also give every held bucket's checksum there without another read. An entry at another op id, or a
+     * bucket whose delta holds a CLEAR, is left for {@link #at} to read.
+     */
+    synchronized void advance(CheckpointDelta delta) {
+        for (String bucket : delta.covered()) {
+            Entry entry = entries.get(bucket);
+            if (entry == null || entry.opId() != delta.fromOpId()) {
+                continue;
+            }
+            long checksum = entry.checksum();
+            long count = entry.count();
+            boolean cleared = false;
+            for (OpEntry op : delta.opsOf(bucket)) {
+                cleared |= op.op() == OpEntry.OpType.CLEAR;
+                checksum = Checksums.add(checksum, op.checksum());
+                count++;
+            }
+            if (!cleared) {
+                entries.put(bucket, new Entry(delta.toOpId(), checksum, count));
+            }
+        }
+    }
+
+    /** The state of each of {@code buckets} at {@code opId} when every one is cached there, else empty. */
+    synchronized Optional<Map<String, Entry>> cached(long opId, Collection<String> buckets) {
+        Map<String, Entry> result = new HashMap<>();
+        for (String bucket : buckets) {
+            Entry entry = entries.get(bucket);
+            if (entry == null || entry.opId() != opId) {
+                return Optional.empty();
+            }
+            result.put(bucket, entry);
+        }
+        return Optional.of(result);
     }
 
     /** The state of each of {@code buckets} at checkpoint {@code opId}. */
@@ -110,7 +152,8 @@ final class ChecksumCache {
             + " coalesce(bool_or(d.op = 4), false)"
             + " FROM unnest(?::text[], ?::bigint[]) AS r(bucket, after)"
             + " LEFT JOIN LATERAL (SELECT op_id, op, checksum FROM " + table + " d"
-            + " WHERE d.bucket = r.bucket AND d.op_id > r.after AND d.op_id <= ?) d ON true GROUP BY r.bucket")) {
+            + " WHERE " + groupKey + " AND d.bucket = r.bucket"
+            + " AND d.op_id > r.after AND d.op_id <= ?) d ON true GROUP BY r.bucket")) {
             Array names = connection.createArrayOf("text", buckets.toArray());
             Array afters = connection.createArrayOf("bigint", after.toArray());
             select.setArray(1, names);

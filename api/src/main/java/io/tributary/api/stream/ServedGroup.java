@@ -2,7 +2,11 @@ package io.tributary.api.stream;
 
 import io.tributary.api.protocol.LineEncoder;
 import io.tributary.syncrules.SyncRules;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The sync rules group this process serves (the ACTIVE one), with what its streams share: the parsed rules, the
@@ -15,6 +19,9 @@ public final class ServedGroup {
     private final LineEncoder encoder;
     private final ChecksumCache checksums;
     private final BucketReader reader;
+    private final DeltaReader deltaReader;
+    private final Subscriptions subscriptions = new Subscriptions();
+    private volatile CheckpointDelta delta;
 
     ServedGroup(long id, SyncRules rules, StreamSettings settings) {
         this.id = id;
@@ -22,6 +29,7 @@ public final class ServedGroup {
         this.encoder = new LineEncoder(rules.definitionNames());
         this.checksums = new ChecksumCache(id, settings.cachedBuckets());
         this.reader = new BucketReader(id, settings.pageOps());
+        this.deltaReader = new DeltaReader(id, settings.sharedOps());
     }
 
     /** The group id. */
@@ -44,6 +52,37 @@ public final class ServedGroup {
 
     BucketReader reader() {
         return reader;
+    }
+
+    Subscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    /** The shared ops of the served checkpoint since the one before, when they were read for the process. */
+    Optional<CheckpointDelta> delta() {
+        return Optional.ofNullable(delta);
+    }
+
+    /**
+     * Reads the ops the held buckets gained from checkpoint {@code from} to {@code to} and extends the checksum
+     * cache with them, before streams see {@code to}; with too many ops, or none held, there is no shared delta. A
+     * checkpoint that moves only the source position ({@code to == from}) keeps the delta that reached it: streams
+     * still busy with the checkpoint before take their ops from it.
+     */
+    void advance(Connection connection, long from, long to) throws SQLException {
+        if (to == from) {
+            return;
+        }
+        delta = null;
+        List<String> held = subscriptions.buckets();
+        if (held.isEmpty() || to < from) {
+            return;
+        }
+        Optional<CheckpointDelta> read = deltaReader.read(connection, held, from, to);
+        if (read.isPresent()) {
+            checksums.advance(read.get());
+            delta = read.get();
+        }
     }
 
     /** The priority of the buckets of {@code definition}: 0 first, 3 the default. */

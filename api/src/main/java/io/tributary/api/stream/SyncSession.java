@@ -4,6 +4,7 @@ import io.tributary.api.auth.VerifiedToken;
 import io.tributary.api.protocol.BucketChecksum;
 import io.tributary.api.protocol.DataBatch;
 import io.tributary.api.protocol.LineEncoder;
+import io.tributary.api.protocol.OpEntry;
 import io.tributary.api.protocol.SyncRequest;
 import io.tributary.storage.checkpoint.WriteCheckpoint;
 import io.tributary.storage.checkpoint.WriteCheckpoints;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -43,13 +45,18 @@ public final class SyncSession {
     private final VerifiedToken token;
     private final SyncRequest request;
     private final LineSink sink;
+    private final StreamCounters counters;
     private final RequestContext context;
     private final Map<String, Long> positions;
     private Map<String, BucketChecksum> sent;
     private OptionalLong sentWriteCheckpoint = OptionalLong.empty();
+    private ServedGroup heldGroup;
+    private List<String> held = List.of();
+    private long completedOpId = -1;
+    private boolean downloaded;
 
     public SyncSession(CheckpointWatcher watcher, StoragePool pool, StreamSettings settings, Clock clock,
-                       VerifiedToken token, SyncRequest request, LineSink sink) {
+                       VerifiedToken token, SyncRequest request, LineSink sink, StreamCounters counters) {
         this.watcher = watcher;
         this.pool = pool;
         this.settings = settings;
@@ -57,6 +64,7 @@ public final class SyncSession {
         this.token = token;
         this.request = request;
         this.sink = sink;
+        this.counters = counters;
         this.context = new RequestContext(token.claims(), request.parameters());
         this.positions = new HashMap<>(request.positions());
     }
@@ -68,6 +76,16 @@ public final class SyncSession {
      * @throws SQLException when storage failed (the stream ends; the client reconnects)
      */
     public void run() throws IOException, SQLException, InterruptedException {
+        try {
+            follow();
+        } finally {
+            if (heldGroup != null) {
+                heldGroup.subscriptions().remove(held);
+            }
+        }
+    }
+
+    private void follow() throws IOException, SQLException, InterruptedException {
         long seenVersion = -1;
         ServedGroup group = null;
         Instant nextKeepalive = clock.instant().plus(settings.keepaliveInterval());
@@ -90,6 +108,9 @@ public final class SyncSession {
                 }
                 group = checkpoint.group();
                 sync(group, checkpoint.checkpoint());
+                if (completedOpId == checkpoint.checkpoint().opId() && downloaded) {
+                    counters.delivered(System.nanoTime() - checkpoint.seenNanos());
+                }
             }
             now = clock.instant();
             if (!now.isBefore(nextKeepalive)) {
@@ -100,10 +121,14 @@ public final class SyncSession {
     }
 
     private void sync(ServedGroup group, Checkpoint checkpoint) throws IOException, SQLException {
+        downloaded = false;
         List<BucketParameters> visible = BucketSets.visible(pool, group, context, checkpoint.opId());
-        List<String> names = visible.stream().map(BucketParameters::bucket).toList();
-        Map<String, ChecksumCache.Entry> sums = pool.withConnection(c -> group.checksums().at(c,
-            checkpoint.opId(), names));
+        List<String> names = visible.stream().map(BucketParameters::bucket).distinct().toList();
+        hold(group, names);
+        Map<String, ChecksumCache.Entry> sums = group.checksums().cached(checkpoint.opId(), names).orElse(null);
+        if (sums == null) {
+            sums = pool.withConnection(c -> group.checksums().at(c, checkpoint.opId(), names));
+        }
         Map<String, BucketChecksum> current = new LinkedHashMap<>();
         for (BucketParameters bucket : visible) {
             ChecksumCache.Entry sum = sums.get(bucket.bucket());
@@ -127,32 +152,46 @@ public final class SyncSession {
             }
             List<String> removed = sent.keySet().stream().filter(b -> !current.containsKey(b)).toList();
             if (toFetch.isEmpty() && removed.isEmpty() && writeCheckpoint.equals(sentWriteCheckpoint)) {
+                completedOpId = checkpoint.opId();
                 return;
             }
             removed.forEach(positions::remove);
             sink.write(encoder.checkpointDiff(checkpoint.opId(), writeCheckpoint, toFetch, removed));
         }
+        Set<String> heldBefore = sent == null ? Set.of() : sent.keySet();
         sent = current;
         sentWriteCheckpoint = writeCheckpoint;
-        download(group, checkpoint.opId(), toFetch);
+        download(group, checkpoint.opId(), toFetch, heldBefore);
     }
 
-    private void download(ServedGroup group, long opId, List<BucketChecksum> buckets)
+    /**
+     * Sends the ops of {@code buckets} up to {@code opId}. A bucket this stream held at the checkpoint it completed
+     * last ({@code heldBefore}) takes them from the shared delta when that starts there; a bucket new to the stream
+     * needs its ops from its position on, so it is always read.
+     */
+    private void download(ServedGroup group, long opId, List<BucketChecksum> buckets, Set<String> heldBefore)
         throws IOException, SQLException {
         TreeMap<Integer, List<String>> byPriority = new TreeMap<>();
         for (BucketChecksum bucket : buckets) {
             byPriority.computeIfAbsent(bucket.priority(), p -> new ArrayList<>()).add(bucket.bucket());
         }
         Integer lowest = byPriority.isEmpty() ? null : byPriority.lastKey();
+        Optional<CheckpointDelta> delta = group.delta().filter(d -> d.serves(completedOpId, opId));
+        completedOpId = -1;
         for (Map.Entry<Integer, List<String>> priority : byPriority.entrySet()) {
             Map<String, Long> pending = new LinkedHashMap<>();
             for (String bucket : priority.getValue()) {
-                pending.put(bucket, positions.getOrDefault(bucket, 0L));
+                if (delta.isPresent() && delta.get().covers(bucket) && heldBefore.contains(bucket)) {
+                    sendShared(group, bucket, delta.get().opsOf(bucket));
+                } else {
+                    pending.put(bucket, positions.getOrDefault(bucket, 0L));
+                }
             }
             while (!pending.isEmpty()) {
                 BucketReader.Page page = pool.withConnection(c -> group.reader().read(c, pending, opId));
                 for (DataBatch batch : page.batches()) {
                     sink.write(group.encoder().data(batch, request.rawData()));
+                    counters.sent(batch.ops().size(), false);
                     positions.put(batch.bucket(), batch.nextAfter());
                 }
                 if (!page.full()) {
@@ -175,6 +214,34 @@ public final class SyncSession {
             }
         }
         sink.write(group.encoder().checkpointComplete(opId));
+        completedOpId = opId;
+        downloaded = true;
+    }
+
+    /** Sends a bucket's ops of the shared delta, in lines of at most a page of ops. */
+    private void sendShared(ServedGroup group, String bucket, List<OpEntry> ops) throws IOException {
+        int pageOps = settings.pageOps();
+        for (int first = 0; first < ops.size(); first += pageOps) {
+            List<OpEntry> part = ops.subList(first, Math.min(ops.size(), first + pageOps));
+            DataBatch batch = new DataBatch(bucket, positions.getOrDefault(bucket, 0L),
+                part.get(part.size() - 1).opId(), first + pageOps < ops.size(), part);
+            sink.write(group.encoder().data(batch, request.rawData()));
+            counters.sent(part.size(), true);
+            positions.put(bucket, batch.nextAfter());
+        }
+    }
+
+    /** Makes {@code names} the buckets this stream holds in the group's subscriptions. */
+    private void hold(ServedGroup group, List<String> names) {
+        if (group == heldGroup && names.equals(held)) {
+            return;
+        }
+        group.subscriptions().add(names);
+        if (heldGroup != null) {
+            heldGroup.subscriptions().remove(held);
+        }
+        heldGroup = group;
+        held = names;
     }
 
     private OptionalLong writeCheckpoint(Checkpoint checkpoint) throws SQLException {

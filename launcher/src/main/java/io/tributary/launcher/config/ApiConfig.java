@@ -9,9 +9,11 @@ import java.util.Objects;
  * @param host               the interface to listen on
  * @param maxStreams         the most concurrent streams, &gt; 0
  * @param storageConnections the storage connections the streams share, &gt; 0
+ * @param acceptQueue        the listen backlog: connections the kernel queues before the server accepts them
  * @param auth               how client tokens are verified
  */
-public record ApiConfig(int port, String host, int maxStreams, int storageConnections, ClientAuth auth) {
+public record ApiConfig(int port, String host, int maxStreams, int storageConnections, int acceptQueue,
+                        ClientAuth auth) {
 
     public ApiConfig {
         Objects.requireNonNull(host, "host");

@@ -77,6 +77,9 @@ final class ConfigKeys {
         "most concurrent sync streams per process (one thread each); more get 503 and retry");
     static final ConfigKey API_STORAGE_CONNECTIONS = integer("api.storage_connections", 8, Rule.positive(),
         "storage connections the sync streams of a process share");
+    static final ConfigKey API_ACCEPT_QUEUE = integer("api.accept_queue", 4_096, Rule.positive(),
+        "listen backlog of the sync API: connections the kernel queues before the server accepts them (a burst of "
+            + "reconnecting clients beyond it is refused; the kernel caps it at net.core.somaxconn)");
     static final ConfigKey CLIENT_AUTH_JWKS_URI = optional("client_auth.jwks_uri", Rule.httpUri(),
         "URL of a JWKS document with the keys client tokens are signed with (cached; refetched for an unknown kid)");
     static final ConfigKey CLIENT_AUTH_JWKS_KEYS = optional("client_auth.jwks.keys", Rule.jwks(),
@@ -91,7 +94,8 @@ final class ConfigKeys {
         KAFKA_ROWS_TOMBSTONE_RETENTION, EMBEDDED_DATA_DIR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
         SLOT_WAL_WARNING_MB, PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, COMPACTION_INTERVAL,
-        COMPACTION_BATCH_OPS, API_PORT, API_HOST, API_MAX_STREAMS, API_STORAGE_CONNECTIONS, CLIENT_AUTH_JWKS_URI,
+        COMPACTION_BATCH_OPS, API_PORT, API_HOST, API_MAX_STREAMS, API_STORAGE_CONNECTIONS, API_ACCEPT_QUEUE,
+        CLIENT_AUTH_JWKS_URI,
         CLIENT_AUTH_JWKS_KEYS, CLIENT_AUTH_AUDIENCE,
         CLIENT_AUTH_MAX_LIFETIME);
 

@@ -141,7 +141,8 @@ public final class ConfigLoader {
                 .map(String::strip).filter(a -> !a.isEmpty()).collect(Collectors.toSet()),
             Duration.ofSeconds(integer(values, ConfigKeys.CLIENT_AUTH_MAX_LIFETIME)));
         return new ApiConfig(integer(values, ConfigKeys.API_PORT), string(values, ConfigKeys.API_HOST).orElseThrow(),
-            integer(values, ConfigKeys.API_MAX_STREAMS), integer(values, ConfigKeys.API_STORAGE_CONNECTIONS), auth);
+            integer(values, ConfigKeys.API_MAX_STREAMS), integer(values, ConfigKeys.API_STORAGE_CONNECTIONS),
+            integer(values, ConfigKeys.API_ACCEPT_QUEUE), auth);
     }
 
     /** The embedded services' folder when {@code embedded.data_dir} is not set, beside the config file. */

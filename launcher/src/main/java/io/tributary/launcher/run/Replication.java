@@ -86,7 +86,8 @@ public final class Replication {
              WalPositionProbe source = new WalPositionProbe(environment.source());
              SlotMonitor slot = slotMonitor(config, environment, role, registry);
              MetricsServer metrics = metrics(config, registry, pipeline, slot);
-             ApiServer api = SyncApi.start(config.api(), environment, role, out)) {
+             ApiServer api = SyncApi.start(config.api(), environment, role, out);
+             ApiMeters apiMeters = ApiMeters.register(registry, api)) {
             progress.start(PROGRESS_INTERVAL);
             lag.start(LAG_INTERVAL);
             ReplicationLag behind = new ReplicationLag(LAG_RETENTION);

@@ -56,8 +56,9 @@ final class SyncApi {
         }
         AuthSettings auth = new AuthSettings(keys, config.auth().jwksUri(), config.auth().audience(),
             config.auth().maxLifetime(), AuthSettings.DEFAULT_CLOCK_SKEW);
-        ApiServer server = ApiServer.start(new ApiSettings(config.host(), config.port(), config.maxStreams(),
-            config.storageConnections(), auth, StreamSettings.defaults()), environment.storage().toPgEndpoint(),
+        ApiSettings settings = new ApiSettings(config.host(), config.port(), config.maxStreams(),
+            config.storageConnections(), config.acceptQueue(), auth, StreamSettings.defaults());
+        ApiServer server = ApiServer.start(settings, environment.storage().toPgEndpoint(),
             environment.source().toPgEndpoint());
         out.println("Sync API: http://localhost:" + server.port() + " (POST /sync/stream)");
         if (developmentKey != null) {

@@ -20,14 +20,17 @@ public final class MetricCatalog {
 
     /**
      * Served by the processes that run it: the replication slot (ingest), the storage writers (storage), the
-     * replication lag (every run).
+     * replication lag (every run), the sync API (api).
      */
     public static final Set<String> TRIBUTARY_BY_ROLE = Set.of("tributary_replication_lag_seconds",
         "tributary_replication_slot_retained_wal_bytes", "tributary_replication_slot_confirmed_flush_lag_bytes",
         "tributary_replication_slot_active", "tributary_storage_write_seconds_bucket",
         "tributary_storage_write_seconds_count", "tributary_storage_write_seconds_sum",
         "tributary_storage_dead_letters_total", "tributary_storage_retries_total", "tributary_storage_ops_total",
-        "tributary_storage_records_total");
+        "tributary_storage_records_total", "tributary_api_streams_open", "tributary_api_ops_sent_total",
+        "tributary_api_shared_ops_sent_total", "tributary_api_slow_clients_cut_off_total",
+        "tributary_api_checkpoint_delivery_seconds_bucket", "tributary_api_checkpoint_delivery_seconds_count",
+        "tributary_api_checkpoint_delivery_seconds_sum");
 
     /** Served by kafka-exporter (danielqsj/kafka-exporter), when one runs. */
     public static final Set<String> KAFKA_EXPORTER = Set.of("kafka_consumergroup_lag", "kafka_consumergroup_lag_sum",
