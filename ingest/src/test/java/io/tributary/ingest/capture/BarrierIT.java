@@ -102,41 +102,6 @@ class BarrierIT {
     }
 
     @Test
-    void theChangesBeforeABarrierShareItsKafkaTransaction(TestServices services) throws Exception {
-        try (IngestFixture f = IngestFixture.create(services)) {
-            f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
-            f.start(f.config("items").withMaxBatchSize(1).withBarrierInterval(Duration.ofSeconds(2)));
-            ChangesTopic changes = f.changes();
-            changes.awaitUntil(WAIT, got -> everyPartitionHas(got, 1));
-            for (int i = 0; i < 30; i++) {
-                f.transaction("INSERT INTO items VALUES (" + i + ")");
-            }
-
-            List<Received> all = changes.awaitUntil(WAIT, got -> {
-                List<ChangeEvent> events = ChangeCaptureIT.changeEvents(got);
-                if (events.size() < 30) {
-                    return false;
-                }
-                Lsn last = events.stream().map(ChangeEvent::lsn).max(Lsn::compareTo).orElseThrow();
-                return got.stream().filter(Received::isBarrier).anyMatch(b -> !b.barrier().lsn().isBefore(last));
-            });
-
-            for (int p = 0; p < IngestFixture.PARTITIONS; p++) {
-                List<Received> partition = ChangesTopic.partition(all, p);
-                for (int i = 1; i < partition.size(); i++) {
-                    Received previous = partition.get(i - 1);
-                    if (!previous.isBarrier()) {
-                        assertThat(partition.get(i).offset())
-                            .as("partition %d: no transaction ends between %s and the next record", p,
-                                previous.message())
-                            .isEqualTo(previous.offset() + 1);
-                    }
-                }
-            }
-        }
-    }
-
-    @Test
     void epochsKeepIncreasingAcrossARestart(TestServices services) throws Exception {
         try (IngestFixture f = IngestFixture.create(services)) {
             f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");

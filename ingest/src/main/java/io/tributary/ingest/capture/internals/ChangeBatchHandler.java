@@ -17,18 +17,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Handles Debezium's batches, one Kafka transaction per barrier: assembles each source transaction (BEGIN .. END)
- * with its commit LSN and writes its messages to {@code changes} in the open Kafka transaction, which stays open
- * over as many batches as come before the next barrier is due. The batch in which one is due writes the barrier
- * (also stored in {@code ingest-offsets}, {@link StoredBarrier}) and the offsets of the newest transaction boundary
- * the Kafka transaction holds to {@code ingest-offsets}, and commits them together; only then is that boundary
- * marked processed, so the slot never moves past what Kafka holds. A barrier thus becomes visible, in every
- * partition, together with every event at or below its LSN, and a checkpoint (which needs a barrier) is no later
- * than with a commit per batch. If anything fails the Kafka transaction is aborted: a {@code read_committed} reader
- * sees none of it, and the next run resumes from the last committed offsets (an engine stopped with a transaction
- * open leaves it to be aborted the same way). Records of a source transaction still open at the end of a batch are
- * carried into the next batch and never marked, so a restart always resumes at a transaction boundary and replays
- * whole transactions with the same commit LSN, seq and transaction id.
+ * Handles Debezium's batches, one Kafka transaction per batch: assembles each transaction (BEGIN .. END) with its
+ * commit LSN, writes its messages to {@code changes}, a barrier when one is due (also stored in {@code ingest-offsets},
+ * {@link StoredBarrier}), and the offsets of the newest transaction boundary of the batch to {@code ingest-offsets},
+ * and commits them together; only then is the boundary marked processed, so the slot never moves past what Kafka
+ * holds. A barrier thus becomes visible, in every partition, together with or after every event at or below its LSN.
+ * If anything fails the Kafka transaction is aborted: a {@code read_committed} reader sees none of it, and the next
+ * run resumes from the last committed offsets. Records of a transaction still open at the end of a batch are carried
+ * into the next batch and never marked, so a restart always resumes at a transaction boundary and replays whole
+ * transactions with the same commit LSN, seq and transaction id.
  *
  * <p>Called by one engine thread at a time.
  */
@@ -42,7 +39,6 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
     private final BarrierSchedule barriers;
     private final CaptureCounters counters;
     private final TransactionBuffer open = new TransactionBuffer();
-    private final OpenKafkaTransaction pending = new OpenKafkaTransaction();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private Lsn acknowledged;
 
@@ -63,9 +59,12 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
         throws InterruptedException {
         try {
             counters.batch();
-            if (!producer.inTransaction()) {
-                producer.begin();
-            }
+            producer.begin();
+            RecordChangeEvent<SourceRecord> boundary = null;
+            Lsn committed = null;
+            long events = 0;
+            long transactions = 0;
+            long markers = 0;
             for (RecordChangeEvent<SourceRecord> event : records) {
                 SourceRecord record = event.record();
                 switch (DebeziumRecords.kind(record)) {
@@ -75,13 +74,19 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
                         Lsn commitLsn = Lsn.of(DebeziumRecords.commitLsn(record));
                         for (ChangesMessage message : open.end(xid, commitLsn, widener.widen(xid))) {
                             producer.send(message);
-                            pending.sent(message instanceof ChangeEvent);
+                            if (message instanceof ChangeEvent) {
+                                events++;
+                            } else {
+                                markers++;
+                            }
                         }
-                        pending.committed(commitLsn, event);
+                        transactions++;
+                        committed = commitLsn;
+                        boundary = event;
                     }
                     case HEARTBEAT -> {
                         if (!open.isOpen()) {
-                            pending.boundary(event);
+                            boundary = event;
                         }
                     }
                     case CHANGE -> decoder.change(record).ifPresent(open::add);
@@ -90,12 +95,27 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
                     }
                 }
             }
-            Optional<Lsn> covered = pending.committed().or(() -> Optional.ofNullable(acknowledged));
-            Optional<Barrier> barrier = barriers.next(covered, System.nanoTime());
+            Lsn covered = committed != null ? committed : acknowledged;
+            Optional<Barrier> barrier = barriers.next(Optional.ofNullable(covered), System.nanoTime());
             if (barrier.isPresent()) {
                 producer.send(barrier.get());
                 producer.send(storedBarrier.record(barrier.get()));
-                commit(committer, covered, barrier.get());
+            }
+            DebeziumEngine.Offsets resume = null;
+            if (boundary != null) {
+                Map<String, Object> resumeAt = resumeOffsets(boundary.record());
+                producer.send(offsets.record(boundary.record().sourcePartition(), resumeAt));
+                resume = committer.buildOffsets();
+                for (Map.Entry<String, Object> entry : resumeAt.entrySet()) {
+                    resume.set(entry.getKey(), entry.getValue());
+                }
+            }
+            producer.commit();
+            acknowledged = covered;
+            counters.acknowledged(events, transactions, markers);
+            barrier.ifPresent(counters::barrier);
+            if (boundary != null) {
+                committer.markProcessed(boundary, resume);
             }
             committer.markBatchFinished();
         } catch (SQLException e) {
@@ -106,32 +126,6 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
         } catch (RuntimeException e) {
             abortQuietly(e);
             throw fail(e);
-        }
-    }
-
-    /**
-     * Commits the open Kafka transaction, which ends with {@code barrier}: the source offsets of its newest
-     * boundary go in with it, and only once Kafka holds it all is that boundary marked processed.
-     */
-    private void commit(DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer,
-                        Optional<Lsn> covered, Barrier barrier) throws InterruptedException {
-        Optional<RecordChangeEvent<SourceRecord>> boundary = pending.boundary();
-        DebeziumEngine.Offsets resume = null;
-        if (boundary.isPresent()) {
-            Map<String, Object> resumeAt = resumeOffsets(boundary.get().record());
-            producer.send(offsets.record(boundary.get().record().sourcePartition(), resumeAt));
-            resume = committer.buildOffsets();
-            for (Map.Entry<String, Object> entry : resumeAt.entrySet()) {
-                resume.set(entry.getKey(), entry.getValue());
-            }
-        }
-        producer.commit();
-        acknowledged = covered.orElse(null);
-        counters.acknowledged(pending.events(), pending.transactions(), pending.markers());
-        counters.barrier(barrier);
-        pending.clear();
-        if (boundary.isPresent()) {
-            committer.markProcessed(boundary.get(), resume);
         }
     }
 
@@ -159,7 +153,6 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
     }
 
     private void abortQuietly(RuntimeException cause) {
-        pending.clear();
         try {
             producer.abort();
         } catch (RuntimeException e) {

@@ -81,11 +81,6 @@ final class ChangesProducer implements AutoCloseable {
         inTransaction = true;
     }
 
-    /** Whether a transaction is open. */
-    boolean inTransaction() {
-        return inTransaction;
-    }
-
     /**
      * Sends {@code message} in the open transaction; a failure surfaces at {@link #commit()}. A row too large for
      * Kafka fails as a {@link RecordTooLargeException} that names the row and the limits to raise.
