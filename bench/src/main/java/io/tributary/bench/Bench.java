@@ -20,6 +20,8 @@ import io.tributary.bench.remote.RemoteSource;
 import io.tributary.bench.report.BenchCharts;
 import io.tributary.bench.streaming.SustainedStreaming;
 import io.tributary.bench.tenants.MultiTenant;
+import io.tributary.bench.tpcb.NewGroupUnderLoad;
+import io.tributary.bench.tpcb.TpcbSchema;
 import io.tributary.bench.writer.WriterAloneRun;
 import io.tributary.embedded.EmbeddedKafka;
 import io.tributary.embedded.EmbeddedPostgres;
@@ -74,7 +76,8 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
         description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay, W|writer, X|direct,"
-            + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming, N|streams")
+            + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming, N|streams,"
+            + " T|tpcb")
     private List<String> only = List.of();
 
     @Option(names = "--repeat", defaultValue = "1",
@@ -148,6 +151,18 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--stream-wave", defaultValue = "100",
         description = "streams N opens at once (default ${DEFAULT-VALUE})")
     private int streamWave;
+
+    @Option(names = "--tpcb-accounts", defaultValue = "300000",
+        description = "accounts of T's TPC-B tables (a branch per 100,000, 10 tellers per branch;"
+            + " default ${DEFAULT-VALUE})")
+    private long tpcbAccounts;
+
+    @Option(names = "--tpcb-clients", defaultValue = "4", description = "T2's TPC-B clients (default ${DEFAULT-VALUE})")
+    private int tpcbClients;
+
+    @Option(names = "--tpcb-tps", defaultValue = "250",
+        description = "T2's TPC-B transactions/s over all clients (default ${DEFAULT-VALUE})")
+    private int tpcbTps;
 
     @Option(names = "--out", defaultValue = "bench-results", description = "folder of the result file")
     private Path outDirectory;
@@ -265,6 +280,10 @@ public final class Bench implements Callable<Integer> {
         if (selected.contains(Scenario.STREAMING)) {
             SustainedStreaming.run(ctx, rulesV1, new SustainedStreaming.Settings(hotRows, hotUpdates, lagRate,
                 Duration.ofSeconds(lagSeconds), lagTransactionRows), repeat);
+        }
+        if (selected.contains(Scenario.TPCB)) {
+            NewGroupUnderLoad.run(ctx, new NewGroupUnderLoad.Settings(new TpcbSchema(tpcbAccounts), tpcbClients,
+                tpcbTps));
         }
         if (selected.contains(Scenario.STREAMS)) {
             ConcurrentStreams.run(ctx, rulesV1, new ConcurrentStreams.Settings(streamRows, streams, streamWave));

@@ -21,7 +21,8 @@ enum Scenario {
     LINEARITY("L", "linearity"),
     CATCH_UP("D", "catch-up"),
     STREAMING("S", "streaming"),
-    STREAMS("N", "streams");
+    STREAMS("N", "streams"),
+    TPCB("T", "tpcb");
 
     private final String letter;
     private final String word;

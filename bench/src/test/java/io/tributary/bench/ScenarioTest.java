@@ -24,6 +24,13 @@ class ScenarioTest {
     }
 
     @Test
+    void theTpcbScenarioIsSelectedByLetterOrName() {
+        assertEquals(EnumSet.of(Scenario.TPCB), Scenario.select(List.of("T"), false, false));
+        assertEquals(EnumSet.of(Scenario.TPCB, Scenario.STREAMING),
+            Scenario.select(List.of("tpcb", "S"), false, false));
+    }
+
+    @Test
     void anUnknownScenarioIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> Scenario.select(List.of("Q"), false, false));
     }

@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  */
 public final class PipelineRun {
 
+    private static final Pattern DEPLOYED = Pattern.compile("as sync rules group (\\d+)");
+
     /** What a run reported: exit code, wall seconds, and the launcher's own summary line if it printed one. */
     public record Outcome(int exitCode, long startedAtMillis, double wallSeconds, Optional<String> summary,
                           String output) {
@@ -144,8 +146,29 @@ public final class PipelineRun {
         }
     }
 
+    /**
+     * {@code tributary deploy --config FILE RULES.yaml} against the config of {@code settings} (written by a run
+     * started before): a new sync rules group, which a running pipeline picks up. Returns the new group's id.
+     *
+     * @throws IllegalStateException if the launcher refused the rules (its output is in the message)
+     */
+    public static long deploy(Settings settings, Path rules) {
+        StringWriter output = new StringWriter();
+        PrintWriter out = new PrintWriter(output, true);
+        int code = Main.execute(out, out, "deploy", "--config", configFile(settings).toString(), rules.toString());
+        Matcher deployed = DEPLOYED.matcher(output.toString());
+        if (code != 0 || !deployed.find()) {
+            throw new IllegalStateException("deploy of " + rules + " failed (exit " + code + "): " + output);
+        }
+        return Long.parseLong(deployed.group(1));
+    }
+
+    private static Path configFile(Settings settings) {
+        return settings.rulesFile().resolveSibling(settings.name() + ".yaml");
+    }
+
     private static Path writeConfig(Settings settings) throws IOException {
-        Path config = settings.rulesFile().resolveSibling(settings.name() + ".yaml");
+        Path config = configFile(settings);
         Files.writeString(config, String.join("\n",
             "source:",
             "  url: " + settings.sourceUrl(),

@@ -5,6 +5,9 @@ import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.Dataset;
 import io.tributary.bench.pipeline.PipelineRun;
 import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.bench.probe.CpuProbe;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.bench.probe.StageCpu;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.messages.Lsn;
 import java.nio.file.Path;
@@ -89,6 +92,10 @@ public final class SustainedStreaming {
             + " transactions, workers_per_process 2", settings.rows(), settings.updates());
         ctx.record(S1, configuration, attempt -> {
             BenchContext.log("scenario S1, committing %,d updates ...", changes);
+            StageCpu stages = StageCpu.start();
+            CpuUse before = ctx.cpu().total();
+            List<Long> servers = ctx.cpu().postmasterPids();
+            CpuUse sourceBefore = CpuProbe.of(servers.subList(0, 1)).total();
             long start = System.nanoTime();
             try (Connection c = source.connect()) {
                 Dataset.update(c, settings.rows(), settings.updates(), 1_000);
@@ -99,9 +106,14 @@ public final class SustainedStreaming {
             if (covered.isEmpty()) {
                 return Row.failed(S1, configuration, changes, (System.nanoTime() - start) / 1e9, "TIMEOUT");
             }
+            CpuUse used = ctx.cpu().total().since(before);
+            double sourceServer = CpuProbe.of(servers.subList(0, 1)).total().since(sourceBefore).postgresSeconds();
             return Row.ok(S1, configuration, changes, (covered.getAsLong() - start) / 1e9, String.format(Locale.ROOT,
-                "WAL changes; first commit to the first checkpoint covering the last (written in %.1f s)",
-                (committed - start) / 1e9));
+                "WAL changes; first commit to the first checkpoint covering the last (written in %.1f s); %s;"
+                    + " Postgres us/change: source (writes, walsender) %.0f, storage %.0f",
+                (committed - start) / 1e9, StageCpu.note(stages.since(), used.jvmSeconds(), used.jitSeconds(),
+                    changes), sourceServer * 1e6 / changes,
+                (used.postgresSeconds() - sourceServer) * 1e6 / changes));
         });
     }
 
