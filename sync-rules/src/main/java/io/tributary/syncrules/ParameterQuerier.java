@@ -1,7 +1,7 @@
 package io.tributary.syncrules;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tributary.syncrules.internals.eval.RowJson;
+import io.tributary.syncrules.internals.eval.RowJsonParser;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,7 +70,7 @@ public final class ParameterQuerier {
         for (String lookup : order) {
             Resolver resolver = lookups.get(lookup);
             for (String parameters : found.apply(lookup)) {
-                BucketParameters bucket = resolver.resolve(RowJson.parseObject(parameters));
+                BucketParameters bucket = resolver.resolve(RowJsonParser.parseObject(parameters));
                 if (bucket != null) {
                     result.add(bucket);
                 }

@@ -16,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Process faults of a run: executes a {@link FaultPlan} against a {@link ProcessPipeline} on its own thread, and meanwhile
- * restarts processes that exit on their own (through the run's {@link CrashWatcher}). Faults
+ * Process faults of a run: executes a {@link FaultPlan} against a {@link ProcessPipeline} on its own thread, and
+ * meanwhile restarts processes that exit on their own (through the run's {@link CrashWatcher}). Faults
  * of the snapshot phase are timed from {@link #start()}, those of the streaming phase from the moment the newest
  * group is first seen ACTIVE. A kill always completes with its restart, even when {@link #stop()} interrupts
  * the plan. Victims are drawn from the run's seed.

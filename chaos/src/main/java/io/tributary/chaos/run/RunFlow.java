@@ -102,7 +102,8 @@ public final class RunFlow {
         WorkloadStats stats;
         PhaseWrites writes;
         CrashWatcher crashes;
-        try (ProcessPipeline pipeline = new ProcessPipeline(faults.processSettings(direct), line -> log.accept("process " + line));
+        try (ProcessPipeline pipeline = new ProcessPipeline(faults.processSettings(direct),
+                line -> log.accept("process " + line));
              Workload workload = new Workload(environment.source(), schema, settings.workload())) {
             crashes = new CrashWatcher(pipeline, log);
             for (ProcessRole role : List.of(ProcessRole.SNAPSHOT_WORKER, ProcessRole.STREAM_WORKER,

@@ -91,7 +91,7 @@ public final class CompiledRules {
         if (queries.isEmpty()) {
             return List.of();
         }
-        ObjectNode row = RowJson.parseObject(json);
+        ObjectNode row = RowJsonParser.parseObject(json);
         Map<String, ParameterRow> rows = new LinkedHashMap<>();
         for (TableParameterQuery query : queries) {
             query.evaluate(row, edition).ifPresent(r -> rows.putIfAbsent(r.lookup(), r));

@@ -14,6 +14,7 @@ import io.tributary.syncrules.internals.sql.Query;
 import io.tributary.syncrules.internals.sql.SelectItem;
 import io.tributary.syncrules.internals.sql.SqlException;
 import io.tributary.syncrules.internals.sql.TableRef;
+import io.tributary.topics.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
