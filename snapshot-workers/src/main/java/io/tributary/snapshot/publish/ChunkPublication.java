@@ -32,8 +32,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * <p>{@link #send} blocks when the producer's buffer is full: a slow Kafka slows the read (backpressure). The done
  * markers are sent by the publishing thread from {@link #settle()}, never from the producer's I/O thread (a send
  * there could wait for buffer space only that thread frees). One thread sends and settles; acknowledgements arrive
- * on the producer's I/O thread. Rows wait in their partition's batch until it is full or the attempt is finished,
- * so an attempt holds at most {@link #BATCH_BYTES} of rows per partition besides what the producer buffers. A chunk
+ * on the producer's I/O thread. Rows wait in their partition's batch until it is full, {@link #flush()}ed or the
+ * attempt finished, so an attempt holds at most {@link #BATCH_BYTES} of rows per partition besides what the producer
+ * buffers. A chunk
  * whose table, chunk or window id has no UTF-8 form sends each row in a record of its own
  * ({@link TopicCodec#batchesRowsOf}).
  */
@@ -138,6 +139,19 @@ public final class ChunkPublication {
     }
 
     /**
+     * Sends every open batch, so every row given to {@link #send} so far is handed to the producer (the reader does
+     * at each fetch-sized step, which bounds how long a row waits in a batch); blocks while the producer's buffer is
+     * full.
+     */
+    public void flush() {
+        for (int p = 0; p < partitions; p++) {
+            if (!batches.get(p).isEmpty()) {
+                sendBatch(p);
+            }
+        }
+    }
+
+    /**
      * Ends the attempt's rows: no row may follow. The batches still open are sent; the done marker, with
      * {@code chunkHighWatermark}, goes to every partition from {@link #settle()} once every row is acknowledged.
      */
@@ -146,11 +160,7 @@ public final class ChunkPublication {
             throw new IllegalStateException("Chunk " + task.chunkId() + " is finished already");
         }
         Objects.requireNonNull(chunkHighWatermark, "chunkHighWatermark");
-        for (int p = 0; p < partitions; p++) {
-            if (!batches.get(p).isEmpty()) {
-                sendBatch(p);
-            }
-        }
+        flush();
         highWatermark = chunkHighWatermark;
         settleRow();
         settle();
