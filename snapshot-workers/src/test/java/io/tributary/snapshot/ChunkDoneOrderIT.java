@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A chunk's done marker goes out only once Kafka acknowledged every row of its attempt: when a row fails, no
  * partition sees that attempt done, so the retry's rows are not dropped as late rows of a finished chunk. The fault
- * is injected into the workers' real producer at one row ({@link RecordFaults}).
+ * is injected into the workers' real producer at the record carrying one row ({@link RecordFaults}); that record
+ * holds the other rows of its batch too.
  */
 @RealServices
 class ChunkDoneOrderIT {
@@ -59,7 +60,8 @@ class ChunkDoneOrderIT {
                 rowsPerAttempt.merge(row.attempt(), 1L, Long::sum);
             }
         }
-        assertThat(rowsPerAttempt.get(1)).as("rows of the first attempt Kafka took").isEqualTo(ROWS - 1L);
+        assertThat(rowsPerAttempt.getOrDefault(1, 0L)).as("rows of the first attempt Kafka took (the failed row's"
+            + " batch is missing)").isLessThan(ROWS);
         for (SnapshotFixture.Published p : published) {
             if (p.message() instanceof ChunkDone done) {
                 assertThat(rowsPerAttempt.getOrDefault(done.attempt(), 0L))

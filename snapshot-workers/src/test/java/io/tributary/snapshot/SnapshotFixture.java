@@ -24,6 +24,7 @@ import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.SnapshotRow;
+import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.SnapshotRowsMessage;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskPriority;
@@ -144,7 +145,10 @@ final class SnapshotFixture {
         }
     }
 
-    /** Every record of {@code snapshot-rows}, with its partition. */
+    /**
+     * Every message of {@code snapshot-rows}, with its partition; the rows of a {@link SnapshotRowBatch} one by one,
+     * in their order, in the batch's partition.
+     */
     List<Published> snapshotRows() {
         Properties props = services.kafkaProperties();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -160,7 +164,12 @@ final class SnapshotFixture {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    out.add(new Published(record.partition(), TopicCodec.SNAPSHOT_ROWS.decode(record)));
+                    SnapshotRowsMessage message = TopicCodec.SNAPSHOT_ROWS.decode(record);
+                    if (message instanceof SnapshotRowBatch batch) {
+                        batch.rows().forEach(row -> out.add(new Published(record.partition(), row)));
+                    } else {
+                        out.add(new Published(record.partition(), message));
+                    }
                 }
             }
         }

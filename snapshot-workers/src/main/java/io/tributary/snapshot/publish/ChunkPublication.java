@@ -1,5 +1,7 @@
 package io.tributary.snapshot.publish;
 
+import io.tributary.topics.codec.Partitioning;
+import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.ChunkDone;
 import io.tributary.topics.messages.ChunkTask;
@@ -8,7 +10,9 @@ import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.PgSnapshot;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.SnapshotRow;
+import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.SnapshotRowsMessage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +22,8 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * The records of one chunk attempt on {@code snapshot-rows}: its rows, each in the partition of its key, then its
+ * The records of one chunk attempt on {@code snapshot-rows}: its rows, each in the partition of its key, several to
+ * a record ({@link SnapshotRowBatch}, up to {@link #BATCH_BYTES} of rows per record, a larger row alone), then its
  * {@link ChunkDone} in every partition, sent only once Kafka acknowledged every row (acks=all). A partition therefore
  * never sees an attempt done while a row of that attempt is missing: if a row fails, no done marker of the attempt is
  * sent at all, and the retry (a higher attempt) is not taken for late rows of a finished chunk.
@@ -27,9 +32,23 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * <p>{@link #send} blocks when the producer's buffer is full: a slow Kafka slows the read (backpressure). The done
  * markers are sent by the publishing thread from {@link #settle()}, never from the producer's I/O thread (a send
  * there could wait for buffer space only that thread frees). One thread sends and settles; acknowledgements arrive
- * on the producer's I/O thread.
+ * on the producer's I/O thread. Rows wait in their partition's batch until it is full, {@link #flush()}ed or the
+ * attempt finished, so an attempt holds at most {@link #BATCH_BYTES} of rows per partition besides what the producer
+ * buffers. A chunk
+ * whose table, chunk or window id has no UTF-8 form sends each row in a record of its own
+ * ({@link TopicCodec#batchesRowsOf}).
  */
 public final class ChunkPublication {
+
+    /**
+     * Most bytes of rows (keys, rows and their lengths) in one batch record. A row that would take a batch past it
+     * starts the next one, so a record is at most this large unless it holds a single larger row (which a record of
+     * its own would carry anyway). Well under the producer's {@code max.request.size} and the broker's
+     * {@code message.max.bytes} defaults (1 MiB), and large enough that the records' fixed costs (the producer's,
+     * the broker's, Kafka Streams' per-record work and the header of the batch) are spread over a hundred ~500 B
+     * rows.
+     */
+    public static final int BATCH_BYTES = 64 * 1024;
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -55,6 +74,9 @@ public final class ChunkPublication {
             acknowledged.complete(null);
         }
     };
+    private final boolean batching;
+    private final List<List<SnapshotRow>> batches;
+    private final int[] batchBytes;
     private long rows;
     private Lsn highWatermark;
     private boolean markersSent;
@@ -66,33 +88,80 @@ public final class ChunkPublication {
         this.partitions = partitions;
         this.task = Objects.requireNonNull(task, "task");
         this.snapshot = Objects.requireNonNull(snapshot, "snapshot");
+        this.batching = TopicCodec.batchesRowsOf(task);
+        this.batches = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            batches.add(new ArrayList<>());
+        }
+        this.batchBytes = new int[partitions];
     }
 
-    /** Sends one row read by the attempt; blocks while the producer's buffer is full. */
+    /**
+     * Adds one row read by the attempt to its partition's batch, sending the batch first if the row would take it
+     * past {@link #BATCH_BYTES}; blocks while the producer's buffer is full.
+     */
     public void send(KeyValues pk, RowJson row) {
         if (highWatermark != null) {
             throw new IllegalStateException("Chunk " + task.chunkId() + " is finished; no more rows");
         }
-        SnapshotRowsMessage message = SnapshotRow.of(task, pk, row, snapshot);
+        SnapshotRow message = SnapshotRow.of(task, pk, row, snapshot);
+        rows++;
+        if (!batching) {
+            sendRecord(TopicCodec.SNAPSHOT_ROWS.recordByKey(topic, partitions, message));
+            return;
+        }
+        int partition = Partitioning.partitionFor(RecordKeys.encode(message.rowKey()), partitions);
+        int size = TopicCodec.batchedRowSize(pk.unsafeUtf8(), row.unsafeUtf8());
+        List<SnapshotRow> batch = batches.get(partition);
+        if (!batch.isEmpty() && batchBytes[partition] + size > BATCH_BYTES) {
+            sendBatch(partition);
+        }
+        batch.add(message);
+        batchBytes[partition] += size;
+    }
+
+    private void sendBatch(int partition) {
+        List<SnapshotRow> batch = batches.get(partition);
+        SnapshotRowBatch message = SnapshotRowBatch.of(batch);
+        batch.clear();
+        batchBytes[partition] = 0;
+        sendRecord(TopicCodec.SNAPSHOT_ROWS.record(topic, partition, message));
+    }
+
+    private void sendRecord(ProducerRecord<byte[], byte[]> record) {
         rowsUnacknowledged.incrementAndGet();
         try {
-            producer.send(TopicCodec.SNAPSHOT_ROWS.recordByKey(topic, partitions, message), rowCallback);
+            producer.send(record, rowCallback);
         } catch (RuntimeException e) {
             settleRow();
             throw e;
         }
-        rows++;
     }
 
     /**
-     * Ends the attempt's rows: no row may follow. The done marker, with {@code chunkHighWatermark}, goes to every
-     * partition from {@link #settle()} once every row is acknowledged.
+     * Sends every open batch, so every row given to {@link #send} so far is handed to the producer (the reader does
+     * at each fetch-sized step, which bounds how long a row waits in a batch); blocks while the producer's buffer is
+     * full.
+     */
+    public void flush() {
+        for (int p = 0; p < partitions; p++) {
+            if (!batches.get(p).isEmpty()) {
+                sendBatch(p);
+            }
+        }
+    }
+
+    /**
+     * Ends the attempt's rows: no row may follow. The batches still open are sent; the done marker, with
+     * {@code chunkHighWatermark}, goes to every partition from {@link #settle()} once every row is acknowledged.
      */
     public void finish(Lsn chunkHighWatermark) {
         if (highWatermark != null) {
             throw new IllegalStateException("Chunk " + task.chunkId() + " is finished already");
         }
-        highWatermark = Objects.requireNonNull(chunkHighWatermark, "chunkHighWatermark");
+        Objects.requireNonNull(chunkHighWatermark, "chunkHighWatermark");
+        flush();
+        highWatermark = chunkHighWatermark;
         settleRow();
         settle();
     }
@@ -148,7 +217,7 @@ public final class ChunkPublication {
         return task;
     }
 
-    /** Rows sent so far. */
+    /** Rows sent so far (or waiting in their partition's batch). */
     public long rows() {
         return rows;
     }

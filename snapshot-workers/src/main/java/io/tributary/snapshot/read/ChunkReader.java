@@ -36,7 +36,10 @@ public final class ChunkReader {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChunkReader.class);
 
-    /** Hears how far a read is, once per fetch-sized batch of rows. */
+    /**
+     * Hears how far a read is, once per fetch-sized batch of rows, after the publication handed them to the producer
+     * ({@link ChunkPublication#flush()}).
+     */
     @FunctionalInterface
     public interface Progress {
         /** {@code rows} rows of the chunk were handed to the producer so far. */
@@ -93,6 +96,7 @@ public final class ChunkReader {
                             EncodedRow row = encoder.encode(rs);
                             publication.send(row.key(), row.row().orElseThrow());
                             if (++rows % batchRows == 0) {
+                                publication.flush();
                                 progress.rowsRead(rows);
                             }
                         }

@@ -10,6 +10,7 @@ import io.tributary.topics.messages.ResolvedDelete;
 import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.RowsMessage;
 import io.tributary.topics.messages.SnapshotRow;
+import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.SnapshotRowsMessage;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TablePlan;
@@ -17,6 +18,7 @@ import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import io.tributary.topics.messages.TableWindowMarker;
 import io.tributary.topics.messages.TopicMessage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,10 +37,11 @@ import java.util.OptionalLong;
  *   <li>A window marker opens the table's window: from then on, until the window is ready, the last emitted
  *       stream transaction per key of the table is remembered (one id per key suffices, since per row commit order
  *       is visibility order).</li>
- *   <li>A snapshot row is emitted unless its window is closed, its chunk is done, its attempt is lower than one
- *       already seen for the chunk, or an emitted stream event of its key (or a truncation of its table) is
- *       invisible in its snapshot. A row whose window marker has not arrived yet is safe to emit: every
- *       event emitted so far precedes the marker, so it is visible in the row's snapshot.</li>
+ *   <li>A snapshot row (alone in its record or in a {@link SnapshotRowBatch}) is emitted unless its window is
+ *       closed, its chunk is done, its attempt is lower than one already seen for the chunk, or an emitted stream
+ *       event of its key (or a truncation of its table) is invisible in its snapshot. A row whose window marker
+ *       has not arrived yet is safe to emit: every event emitted so far precedes the marker, so it is visible in
+ *       the row's snapshot.</li>
  *   <li>A chunk-done marker of the highest attempt completes the chunk; when the table's open window has its
  *       plan and every planned chunk done, {@link TableReady} (high watermark = the highest chunk high watermark)
  *       is emitted and the table's per-key state is released.</li>
@@ -79,10 +82,16 @@ public final class MergeRules {
         throw new IllegalArgumentException("Unknown changes message " + input.getClass().getName());
     }
 
-    /** Merges the next record of {@code snapshot-rows}; returns what to append to {@code rows}. */
+    /**
+     * Merges the next record of {@code snapshot-rows}; returns what to append to {@code rows}. A
+     * {@link SnapshotRowBatch} yields exactly what its rows would, each in a record of its own, in order: what its
+     * rows share (window, chunk, attempt) is decided once for the batch, what depends on the key per row.
+     */
     public List<RowsMessage> apply(SnapshotRowsMessage input) {
         if (input instanceof SnapshotRow row) {
-            return snapshotRow(row);
+            return snapshotRows(row, List.of(row));
+        } else if (input instanceof SnapshotRowBatch batch) {
+            return snapshotRows(batch, batch.rows());
         } else if (input instanceof ChunkDone done) {
             return chunkDone(done);
         } else if (input instanceof TablePlan plan) {
@@ -139,29 +148,45 @@ public final class MergeRules {
         return emitted;
     }
 
-    private List<RowsMessage> snapshotRow(SnapshotRow row) {
-        Optional<TableState> table = store.table(row.table());
-        if (table.isPresent() && table.get().isClosed(row.windowId())) {
-            return drop(row, DropReason.WINDOW_CLOSED);
+    /**
+     * The rows of one record, {@code rows}, which share their table, window, chunk and attempt (those of the first):
+     * the checks on those hold for all of them alike, as no row changes the state they read, and the chunk's attempt
+     * is stored once; the stream check is per key.
+     */
+    private List<RowsMessage> snapshotRows(SnapshotRowsMessage input, List<SnapshotRow> rows) {
+        SnapshotRow first = rows.get(0);
+        Optional<TableState> table = store.table(first.table());
+        if (table.isPresent() && table.get().isClosed(first.windowId())) {
+            return drop(input, DropReason.WINDOW_CLOSED);
         }
-        Optional<ChunkState> known = store.chunk(row.table(), row.chunkId());
-        ChunkState chunk = known.orElse(ChunkState.first(row.chunkId(), row.windowId(), row.attempt()));
-        if (chunk.belongsToOtherWindowThan(row.windowId())) {
-            return drop(row, DropReason.CHUNK_WINDOW_CONFLICT);
+        Optional<ChunkState> known = store.chunk(first.table(), first.chunkId());
+        ChunkState chunk = known.orElse(ChunkState.first(first.chunkId(), first.windowId(), first.attempt()));
+        if (chunk.belongsToOtherWindowThan(first.windowId())) {
+            return drop(input, DropReason.CHUNK_WINDOW_CONFLICT);
         }
         if (chunk.done()) {
-            return drop(row, DropReason.CHUNK_ALREADY_DONE);
+            return drop(input, DropReason.CHUNK_ALREADY_DONE);
         }
-        if (row.attempt() < chunk.highestAttempt()) {
-            return drop(row, DropReason.SUPERSEDED_ATTEMPT);
+        if (first.attempt() < chunk.highestAttempt()) {
+            return drop(input, DropReason.SUPERSEDED_ATTEMPT);
         }
-        if (known.isEmpty() || row.attempt() > chunk.highestAttempt()) {
-            store.putChunk(row.table(), chunk.withAttempt(row.attempt()));
+        if (known.isEmpty() || first.attempt() > chunk.highestAttempt()) {
+            store.putChunk(first.table(), chunk.withAttempt(first.attempt()));
         }
-        if (table.isPresent() && table.get().isTracked() && streamIsNewer(table.get(), row)) {
-            return drop(row, DropReason.STREAM_IS_NEWER);
+        boolean tracked = table.isPresent() && table.get().isTracked();
+        if (rows.size() == 1) {
+            return tracked && streamIsNewer(table.get(), first)
+                ? drop(first, DropReason.STREAM_IS_NEWER) : List.of(ResolvedRow.of(first));
         }
-        return List.of(ResolvedRow.of(row));
+        List<RowsMessage> emitted = new ArrayList<>(rows.size());
+        for (SnapshotRow row : rows) {
+            if (tracked && streamIsNewer(table.get(), row)) {
+                drop(row, DropReason.STREAM_IS_NEWER);
+            } else {
+                emitted.add(ResolvedRow.of(row));
+            }
+        }
+        return emitted;
     }
 
     private boolean streamIsNewer(TableState table, SnapshotRow row) {

@@ -15,6 +15,8 @@ import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
 import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.SnapshotRow;
+import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.SnapshotRowsMessage;
 import io.tributary.topics.messages.TopicMessage;
 import java.time.Duration;
@@ -33,7 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The merge of one task (one partition of {@code changes} and of {@code snapshot-rows}): decodes each record,
- * applies {@link MergeRules} over the task's {@link KafkaMergeStore} and forwards the results to {@code rows}.
+ * applies {@link MergeRules} over the task's {@link KafkaMergeStore} and forwards the results to {@code rows}, one
+ * record per row (a {@link SnapshotRowBatch} read as one record is written as a record per row it emits, under the
+ * row's own key, so {@code rows} stays compacted per key).
  * Records that cannot be decoded, or row-keyed records in the wrong partition, go to {@code dead-letters}.
  * Released per-key state is deleted a little after every record and, when idle, on a wall-clock punctuation.
  *
@@ -83,10 +87,10 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         RecordPosition position = RecordPosition.of(metadata.topic(), metadata.partition(), metadata.offset());
         TopicMessage message;
         List<RowsMessage> output;
-        Optional<byte[]> rowKey;
+        RowKeyBytes keys;
         try {
             message = decode(position, record);
-            rowKey = checkPartition(position, message);
+            keys = checkPartition(position, message);
             output = message instanceof ChangesMessage change
                 ? rules.apply(change) : rules.apply((SnapshotRowsMessage) message);
         } catch (MessageFormatException | MisroutedRecordException e) {
@@ -94,8 +98,7 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
             return;
         }
         for (RowsMessage out : output) {
-            byte[] key = out instanceof RowKeyed && rowKey.isPresent()
-                ? rowKey.get() : TopicCodec.ROWS.encodeKey(out, metadata.partition());
+            byte[] key = keys.keyOf(out, metadata.partition());
             context.forward(new Record<>(key, TopicCodec.ROWS.encodeValue(out), record.timestamp()),
                 MergeTopology.ROWS_SINK);
         }
@@ -117,18 +120,32 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         throw new IllegalStateException("The merge does not read topic " + position.topic());
     }
 
-    /** The canonical key bytes of a row-keyed message, after checking it sits in its key's partition. */
-    private Optional<byte[]> checkPartition(RecordPosition position, TopicMessage message) {
-        if (!(message instanceof RowKeyed rowKeyed)) {
-            return Optional.empty();
+    /**
+     * The canonical key bytes of the rows of a row-keyed message or a {@link SnapshotRowBatch}, after checking that
+     * each sits in its key's partition (a batch with one misrouted row is dead-lettered whole, before the merge sees
+     * any of it).
+     */
+    private RowKeyBytes checkPartition(RecordPosition position, TopicMessage message) {
+        if (message instanceof RowKeyed rowKeyed) {
+            return RowKeyBytes.single(keyBytes(position, rowKeyed.rowKey()));
         }
-        RowKey key = rowKeyed.rowKey();
+        if (message instanceof SnapshotRowBatch batch) {
+            RowKeyBytes keys = RowKeyBytes.sized(batch.rows().size());
+            for (SnapshotRow row : batch.rows()) {
+                keys.add(row.pk(), keyBytes(position, row.rowKey()));
+            }
+            return keys;
+        }
+        return RowKeyBytes.NONE;
+    }
+
+    private byte[] keyBytes(RecordPosition position, RowKey key) {
         byte[] bytes = RecordKeys.encode(key);
         int expected = Partitioning.partitionFor(bytes, partitions);
         if (expected != position.partition()) {
             throw new MisroutedRecordException(position, key, expected);
         }
-        return Optional.of(bytes);
+        return bytes;
     }
 
     private void deadLetter(Record<byte[], byte[]> record, RecordMetadata metadata, RuntimeException error) {

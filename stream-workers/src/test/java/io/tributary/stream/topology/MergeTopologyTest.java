@@ -17,10 +17,13 @@ import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.MarkerKey;
 import io.tributary.topics.messages.MarkerKind;
+import io.tributary.topics.messages.PgSnapshot;
 import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.SnapshotRow;
+import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.SnapshotRowsMessage;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TablePlan;
@@ -144,6 +147,44 @@ class MergeTopologyTest {
             id++;
         }
         send(ChangeEvent.insert(ITEMS, pk(id), row(id), Lsn.of(10), 0, 100));
+
+        assertThat(rows.isEmpty()).isTrue();
+        assertThat(DeadLetters.header(deadLetters.readRecord().headers(), DeadLetters.ERROR_MESSAGE).orElseThrow())
+            .contains("belongs in partition");
+    }
+
+    @Test
+    void snapshotRowBatchBecomesOneRecordPerRowUnderEachRowsKey() {
+        start(1);
+        PgSnapshot snapshot = PgSnapshot.of(100, 100, List.of());
+        List<SnapshotRow> read = List.of(new SnapshotRow(ITEMS, pk(1), row(1), "w#0", "w", 1, snapshot),
+            new SnapshotRow(ITEMS, pk(2), row(2), "w#0", "w", 1, snapshot),
+            new SnapshotRow(ITEMS, pk(3), row(3), "w#0", "w", 1, snapshot));
+        send(SnapshotRowBatch.of(read));
+
+        List<TestRecord<byte[], byte[]>> written = rows.readRecordsToList();
+        assertThat(written).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(written.get(i).key()).isEqualTo(RecordKeys.encode(read.get(i).rowKey()));
+            assertThat(decode(written.get(i))).isEqualTo(ResolvedRow.of(read.get(i)));
+        }
+    }
+
+    @Test
+    void snapshotRowBatchWithARowOfAnotherPartitionIsDeadLetteredWhole() {
+        int partitions = 4;
+        start(partitions);
+        int home = 0;
+        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(home)), partitions) != 0) {
+            home++;
+        }
+        int stray = 0;
+        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(stray)), partitions) == 0) {
+            stray++;
+        }
+        PgSnapshot snapshot = PgSnapshot.of(100, 100, List.of());
+        send(SnapshotRowBatch.of(List.of(new SnapshotRow(ITEMS, pk(home), row(home), "w#0", "w", 1, snapshot),
+            new SnapshotRow(ITEMS, pk(stray), row(stray), "w#0", "w", 1, snapshot))));
 
         assertThat(rows.isEmpty()).isTrue();
         assertThat(DeadLetters.header(deadLetters.readRecord().headers(), DeadLetters.ERROR_MESSAGE).orElseThrow())

@@ -2,10 +2,12 @@ package io.tributary.topics.codec;
 
 import io.tributary.topics.TopicRole;
 import io.tributary.topics.codec.internals.RowEnvelope;
+import io.tributary.topics.codec.internals.SnapshotBatchEnvelope;
 import io.tributary.topics.codec.internals.ValueDecoders;
 import io.tributary.topics.codec.internals.ValueEncoder;
 import io.tributary.topics.codec.internals.WireTypes;
 import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.Marker;
 import io.tributary.topics.messages.RecordKey;
 import io.tributary.topics.messages.ResolvedDelete;
@@ -13,6 +15,7 @@ import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
 import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.SnapshotRowsMessage;
 import io.tributary.topics.messages.SnapshotTaskMessage;
 import io.tributary.topics.messages.TopicMessage;
@@ -29,11 +32,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * stateless and thread-safe.
  *
  * <p>Values are versioned envelopes: UTF-8 JSON {@code {"v":1,"type":"...",...}} (version
- * {@value #FORMAT_VERSION}) for every message but the rows of {@code rows}, which are written in the binary envelope
- * of version {@value #ROW_ENVELOPE_VERSION} (each field read by its length, so a reader never scans a row); the
- * {@code rows} codec reads both versions of a row, and any other version is rejected. Keys are {@link RecordKeys}.
- * Rows and primary keys are carried verbatim. On {@code rows} a {@link ResolvedDelete} is a tombstone: a null value
- * under its row key.
+ * {@value #FORMAT_VERSION}) for every message but the rows of {@code rows} and the {@link SnapshotRowBatch}es of
+ * {@code snapshot-rows}, which are written in binary envelopes of version {@value #ROW_ENVELOPE_VERSION} (each field
+ * read by its length, so a reader never scans a row); the {@code rows} codec reads both versions of a row, the
+ * {@code snapshot-rows} codec JSON messages and binary batches, and any other version is rejected. Keys are
+ * {@link RecordKeys}. Rows and primary keys are carried verbatim. On {@code rows} a {@link ResolvedDelete} is a
+ * tombstone: a null value under its row key.
  *
  * <p>Consumers poll {@code byte[]} and call {@link #decode(ConsumerRecord)}: a record that cannot be decoded
  * raises a {@link MessageFormatException} naming its topic, partition and offset, so the consumer can
@@ -90,7 +94,24 @@ public final class TopicCodec<M extends TopicMessage> {
         if (role == TopicRole.ROWS && message instanceof ResolvedRow row) {
             return RowEnvelope.encode(row);
         }
+        if (message instanceof SnapshotRowBatch batch) {
+            return SnapshotBatchEnvelope.encode(batch);
+        }
         return ValueEncoder.encode(message);
+    }
+
+    /**
+     * Whether the rows of {@code task} can travel several to a record ({@link SnapshotRowBatch}): its table, chunk
+     * and window ids have a UTF-8 form. If not, each row goes in a {@link io.tributary.topics.messages.SnapshotRow}
+     * record of its own, whose JSON envelope escapes them.
+     */
+    public static boolean batchesRowsOf(ChunkTask task) {
+        return SnapshotBatchEnvelope.encodable(task.table(), task.chunkId(), task.windowId());
+    }
+
+    /** The bytes a row of {@code pk} and {@code row} adds to a {@link SnapshotRowBatch}'s value. */
+    public static int batchedRowSize(byte[] pk, byte[] row) {
+        return SnapshotBatchEnvelope.PER_ROW_OVERHEAD + pk.length + row.length;
     }
 
     /**
@@ -107,7 +128,8 @@ public final class TopicCodec<M extends TopicMessage> {
         if (version == FORMAT_VERSION) {
             return ValueEncoder.encode(message);
         }
-        if (version == ROW_ENVELOPE_VERSION && role == TopicRole.ROWS && message instanceof ResolvedRow) {
+        if (version == ROW_ENVELOPE_VERSION && (role == TopicRole.ROWS && message instanceof ResolvedRow
+            || message instanceof SnapshotRowBatch)) {
             return encodeValue(message);
         }
         throw new IllegalArgumentException("No envelope version " + version + " for "
@@ -176,6 +198,9 @@ public final class TopicCodec<M extends TopicMessage> {
         }
         if (role == TopicRole.ROWS && RowEnvelope.isBinary(value)) {
             return messageType.cast(Decoding.guard(position, "", () -> RowEnvelope.decode(value)));
+        }
+        if (role == TopicRole.SNAPSHOT_ROWS && RowEnvelope.isBinary(value)) {
+            return messageType.cast(Decoding.guard(position, "", () -> SnapshotBatchEnvelope.decode(value)));
         }
         TopicMessage message = Decoding.guard(position, "",
             () -> ValueDecoders.decode(value, valueTypes, role.suffix()));
