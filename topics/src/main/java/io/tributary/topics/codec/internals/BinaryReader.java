@@ -20,6 +20,24 @@ final class BinaryReader {
         this.input = input;
     }
 
+    /**
+     * A reader of {@code value} past its two-byte header, which must be binary envelope version {@code version} and
+     * type {@code type}; {@code expected} names the type in the error (for example {@code "1: row"}).
+     */
+    static BinaryReader afterHeader(byte[] value, int version, int type, String expected) {
+        BinaryReader in = new BinaryReader(value);
+        int found = in.u8("version");
+        if (found != version) {
+            throw new MalformedInput("unknown version " + found + " (expected " + ValueEncoder.VERSION
+                + " as JSON or " + version + " as binary)");
+        }
+        int foundType = in.u8("type");
+        if (foundType != type) {
+            throw new MalformedInput("unknown binary type " + foundType + " (expected " + expected + ")");
+        }
+        return in;
+    }
+
     /** An unsigned byte. */
     int u8(String what) {
         need(1, what);

@@ -88,16 +88,7 @@ public final class RowEnvelope {
      *                        texts that are not UTF-8, a field breaking a record invariant)
      */
     public static ResolvedRow decode(byte[] value) {
-        BinaryReader in = new BinaryReader(value);
-        int version = in.u8("version");
-        if (version != VERSION) {
-            throw new MalformedInput("unknown version " + version + " (expected " + ValueEncoder.VERSION
-                + " as JSON or " + VERSION + " as binary)");
-        }
-        int type = in.u8("type");
-        if (type != TYPE_ROW) {
-            throw new MalformedInput("unknown binary type " + type + " (expected " + TYPE_ROW + ": row)");
-        }
+        BinaryReader in = BinaryReader.afterHeader(value, VERSION, TYPE_ROW, TYPE_ROW + ": row");
         try {
             TableId table = new TableId(in.text(in.u16("schema length"), "schema"),
                 in.text(in.u16("table name length"), "table name"));

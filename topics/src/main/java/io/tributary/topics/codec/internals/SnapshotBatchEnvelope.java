@@ -95,17 +95,8 @@ public final class SnapshotBatchEnvelope {
      *                        texts that are not UTF-8, a field breaking a record invariant)
      */
     public static SnapshotRowBatch decode(byte[] value) {
-        BinaryReader in = new BinaryReader(value);
-        int version = in.u8("version");
-        if (version != VERSION) {
-            throw new MalformedInput("unknown version " + version + " (expected " + ValueEncoder.VERSION
-                + " as JSON or " + VERSION + " as binary)");
-        }
-        int type = in.u8("type");
-        if (type != TYPE_SNAPSHOT_ROW_BATCH) {
-            throw new MalformedInput("unknown binary type " + type + " on snapshot-rows (expected "
-                + TYPE_SNAPSHOT_ROW_BATCH + ": snapshot row batch)");
-        }
+        BinaryReader in = BinaryReader.afterHeader(value, VERSION, TYPE_SNAPSHOT_ROW_BATCH,
+            TYPE_SNAPSHOT_ROW_BATCH + ": snapshot row batch on snapshot-rows");
         try {
             TableId table = new TableId(in.text(in.u16("schema length"), "schema"),
                 in.text(in.u16("table name length"), "table name"));
