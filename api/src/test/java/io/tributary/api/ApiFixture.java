@@ -45,7 +45,8 @@ final class ApiFixture implements AutoCloseable {
     static final String AUDIENCE = "tributary-test";
     static final int PARTITIONS = 2;
     /** The tables the API tests write rows of: loaded, as if snapshotted before the first epoch. */
-    static final List<String> TABLES = List.of("public.lists", "public.todos", "public.settings");
+    static final List<String> TABLES =
+        List.of("public.lists", "public.todos", "public.settings", "public.list_members");
 
     final PostgresDatabase db;
     final long groupId;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tributary.storage.groups.LoadPhase;
 import io.tributary.storage.groups.LoadState;
 import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.progress.LoadedTables;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import java.sql.Connection;
@@ -129,6 +130,7 @@ class LoadPhaseIT {
         long group;
         try (Connection c = h.db.connect()) {
             group = SyncRulesGroups.create(c, RULES).id();
+            LoadedTables.markLoaded(c, group, h.partitions, WriterHarness.TABLES);
             SyncRulesGroups.markPlanned(c, List.of(group));
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("UPDATE tributary.sync_rules SET load_state = 'INDEXED' WHERE group_id = " + group);
