@@ -4,7 +4,11 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.tributary.bench.pipeline.ResultTable.Row;
 import io.tributary.postgres.PgEndpoint;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -30,12 +34,14 @@ public final class DebeziumDrain {
         CountDownLatch done = new CountDownLatch(1);
         AtomicLong seen = new AtomicLong();
         AtomicLong reached = new AtomicLong();
+        AtomicLong engineCpu = new AtomicLong();
         DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> handler = (records, committer) -> {
             for (RecordChangeEvent<SourceRecord> event : records) {
                 Optional<String> op = EngineRun.op(event.record());
                 if (op.filter(o -> !"r".equals(o) && !"m".equals(o)).isPresent()
                     && seen.incrementAndGet() == changes) {
                     reached.set(System.nanoTime());
+                    engineCpu.set(cpuOfThreadsNamed(name));
                     done.countDown();
                 }
                 committer.markProcessed(event);
@@ -53,7 +59,21 @@ public final class DebeziumDrain {
             return Row.failed(scenario, configuration, changes, (System.nanoTime() - start) / 1e9,
                 problem.get() + " (" + seen.get() + " change events)");
         }
-        return Row.ok(scenario, configuration, changes, (reached.get() - start) / 1e9,
-            "WAL changes; engine start (start-up included) to the last change event, counted and dropped");
+        return Row.ok(scenario, configuration, changes, (reached.get() - start) / 1e9, String.format(Locale.ROOT,
+            "WAL changes; engine start (start-up included) to the last change event, counted and dropped;"
+                + " Debezium's named threads (WAL decoding) %.1f us/change",
+            engineCpu.get() / 1e3 / changes));
+    }
+
+    /** CPU nanoseconds so far of the live threads whose name contains {@code name} (Debezium names its own so). */
+    private static long cpuOfThreadsNamed(String name) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().contains(name)) {
+                total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return total;
     }
 }

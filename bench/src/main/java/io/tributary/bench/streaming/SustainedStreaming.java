@@ -30,7 +30,8 @@ import java.util.OptionalLong;
  *   <li>S2: a paced writer at a fixed rate; per transaction the lag from its commit to the first checkpoint
  *       seen covering {@code pg_current_wal_lsn()} read right after it (storage polled every 10 ms);</li>
  *   <li>S3: Debezium's raw drain of the same WAL (every change of S1 and S2), through a slot and publication
- *       created before S1, read after the pipeline stopped (one slot per repetition).</li>
+ *       created before S1, read after the pipeline stopped (one slot per repetition);</li>
+ *   <li>S4: the floor of one exactly-once Kafka hop of those changes ({@link KafkaHop}).</li>
  * </ul>
  */
 public final class SustainedStreaming {
@@ -83,6 +84,7 @@ public final class SustainedStreaming {
             + " events counted and dropped", written[0]);
         ctx.record(S3, configuration, attempt -> DebeziumDrain.run(S3, configuration, source, drains.get(attempt),
             written[0], ctx.timeout()));
+        KafkaHop.run(ctx, pipeline.name() + ".changes");
     }
 
     private static void sustained(BenchContext ctx, PgEndpoint source, CheckpointWatch watch, Settings settings,
