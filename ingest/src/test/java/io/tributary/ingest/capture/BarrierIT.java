@@ -102,6 +102,23 @@ class BarrierIT {
     }
 
     @Test
+    void aChangeIsVisibleOnceItsBatchCommitsWithoutWaitingForTheNextBarrier(TestServices services) throws Exception {
+        try (IngestFixture f = IngestFixture.create(services)) {
+            f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
+            f.start(f.config("items").withBarrierInterval(Duration.ofMinutes(10)));
+            ChangesTopic changes = f.changes();
+            changes.awaitUntil(WAIT, got -> everyPartitionHas(got, 1));
+
+            f.transaction("INSERT INTO items VALUES (1)");
+            List<Received> all = changes.awaitUntil(WAIT, got -> ChangeCaptureIT.changeEvents(got).size() == 1);
+
+            assertThat(all.stream().filter(Received::isBarrier).count())
+                .as("the change is read before any barrier after the first (the next is due in 10 minutes)")
+                .isEqualTo(IngestFixture.PARTITIONS);
+        }
+    }
+
+    @Test
     void epochsKeepIncreasingAcrossARestart(TestServices services) throws Exception {
         try (IngestFixture f = IngestFixture.create(services)) {
             f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
