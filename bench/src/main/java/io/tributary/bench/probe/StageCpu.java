@@ -19,7 +19,8 @@ public final class StageCpu {
 
     /** Stages, by thread name. */
     public enum Stage {
-        INGEST("ingest (Debezium engine, handler, producer)"),
+        INGEST_DECODING("ingest's WAL decoding (Debezium's named threads)"),
+        INGEST("ingest's engine pool, batch handler and producer"),
         STREAM_WORKERS("stream workers"),
         STORAGE_WRITERS("storage writers"),
         BROKER("Kafka broker"),
@@ -33,8 +34,11 @@ public final class StageCpu {
         }
 
         static Stage of(String thread) {
+            if (thread.startsWith("debezium-")) {
+                return INGEST_DECODING;
+            }
             if (thread.contains("tributary_ingest") || thread.contains("tributary-ingest")
-                || thread.startsWith("pool-") || thread.startsWith("debezium-")) {
+                || thread.startsWith("pool-")) {
                 return INGEST;
             }
             if (thread.contains("stream-workers")) {
