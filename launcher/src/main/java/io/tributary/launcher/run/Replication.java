@@ -14,6 +14,7 @@ import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.RowIdKeys;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.metrics.MetricsServer;
+import io.tributary.postgres.CurrentWalPosition;
 import io.tributary.postgres.SqlErrors;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -83,7 +84,7 @@ public final class Replication {
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
-             WalPositionProbe source = new WalPositionProbe(environment.source());
+             CurrentWalPosition source = Environment.walPosition(environment.source());
              SlotMonitor slot = slotMonitor(config, environment, role, registry);
              MetricsServer metrics = metrics(config, registry, pipeline, slot);
              ApiServer api = SyncApi.start(config.api(), environment, role, out);
@@ -107,7 +108,7 @@ public final class Replication {
                     try {
                         ProgressSnapshot snapshot = progress.read();
                         if (target.isEmpty() && snapshotsFinished(snapshot)) {
-                            target = Optional.of(source.read());
+                            target = Optional.of(Lsn.parse(source.current()));
                         }
                         if (target.isPresent() && caughtUp(snapshot, target.get())) {
                             out.println(summary(snapshot, progress.elapsedMillis()));
@@ -210,9 +211,9 @@ public final class Replication {
             .flatMap(SyncRulesGroup::checkpoint).map(checkpoint -> Lsn.parse(checkpoint.lsn()));
     }
 
-    private static void sampleSource(WalPositionProbe source, ReplicationLag behind) {
+    private static void sampleSource(CurrentWalPosition source, ReplicationLag behind) {
         try {
-            behind.sample(Instant.now(), source.read());
+            behind.sample(Instant.now(), Lsn.parse(source.current()));
         } catch (SQLException e) {
             LOG.debug("Source WAL position not readable now: {}", e.toString());
         }
