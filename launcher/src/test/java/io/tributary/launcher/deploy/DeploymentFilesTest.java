@@ -146,7 +146,9 @@ class DeploymentFilesTest {
             .contains("apt-get install -y --no-install-recommends curl")
             .contains("EXPOSE " + config("the image's default", Map.of()).metricsPort());
         assertThat(dockerfile.lines().filter(line -> line.startsWith("ARG ") && line.contains("_IMAGE=")))
-            .as("base images are build arguments, so a digest pins them in one place").hasSize(2);
+            .as("base images are build arguments, so a digest pins them in one place").hasSize(2)
+            .allMatch(line -> line.matches("ARG [A-Z_]+_IMAGE=[a-z0-9./-]+:[a-z0-9.-]+@sha256:[0-9a-f]{64}"),
+                "a tag pinned by its digest");
         assertThat(COMPOSE.tributaryServices()).allSatisfy(service ->
             assertThat(YamlTree.string(service.body(), "build")).contains("."));
     }
