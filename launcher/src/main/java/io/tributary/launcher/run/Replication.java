@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -186,10 +187,14 @@ public final class Replication {
             return null;
         }
         MetricsServer server = MetricsServer.start(config.metricsPort(), registry,
-            () -> pipeline.problem().isEmpty(),
-            () -> slot == null ? List.of() : slot.warning().stream().toList());
+            () -> pipeline.problem().isEmpty(), healthWarnings(slot));
         LOG.info("Metrics and health on port {}", server.port());
         return server;
+    }
+
+    /** What {@code /health/ready} warns of: the slot above its threshold, when this process watches one. */
+    static Supplier<List<String>> healthWarnings(SlotMonitor slot) {
+        return () -> slot == null ? List.of() : slot.warning().stream().toList();
     }
 
     private static boolean snapshotsFinished(ProgressSnapshot snapshot) {
