@@ -82,7 +82,12 @@ class RunProcessIT {
             assertThat(metricNames(get(http, port, "/metrics").body()))
                 .as("every metric a dashboard, an alert rule or an autoscaler may query, from a process of every role")
                 .containsAll(MetricCatalog.TRIBUTARY).containsAll(MetricCatalog.ALIASES)
-                .containsAll(MetricCatalog.TRIBUTARY_BY_ROLE);
+                .containsAll(MetricCatalog.TRIBUTARY_BY_ROLE)
+                .as("Kafka's producer, consumer, admin and Streams metrics, bound through Micrometer")
+                .anyMatch(name -> name.startsWith("kafka_producer_"))
+                .anyMatch(name -> name.startsWith("kafka_consumer_fetch_manager_"))
+                .anyMatch(name -> name.startsWith("kafka_admin_client_"))
+                .anyMatch(name -> name.startsWith("kafka_stream_thread_"));
 
             process.destroy();
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("stopped within 30 s of SIGTERM").isTrue();
