@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 @RealServices
 class RunProcessIT {
 
+    /** The date and time a log line starts with. */
+    private static final String DATE = "^\\d{4}-\\d{2}-\\d{2} [0-9:.]+";
     /** A development HS256 key (256 bits, base64url): the sync API starts only with a key to verify tokens. */
     private static final String SIGNING_KEY = "dGhpcy1pcy1hLXRlc3Qta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXM";
 
@@ -92,6 +95,12 @@ class RunProcessIT {
             process.destroy();
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("stopped within 30 s of SIGTERM").isTrue();
             assertThat(Files.readString(log)).contains("Shutting down");
+            List<String> lines = Files.readAllLines(log);
+            assertThat(lines).as("log lines with the date, the level, the role and the thread")
+                .anyMatch(line -> line.matches(DATE + " INFO  \\[all\\] \\[[^]]+\\] i\\.t\\..*"));
+            assertThat(lines).as("warnings and errors of libraries: start-up noise stays off the console")
+                .filteredOn(line -> line.matches(DATE + " (WARN|ERROR) .*"))
+                .allMatch(line -> line.matches(".*\\] (i\\.t\\.|io\\.tributary\\.)\\S* - .*"));
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError(e.getMessage() + "\n--- process output ---\n" + Files.readString(log), e);
         } finally {
