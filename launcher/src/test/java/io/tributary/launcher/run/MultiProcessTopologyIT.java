@@ -60,9 +60,10 @@ import org.junit.jupiter.api.function.Executable;
  * {@code java -jar tributary.jar} processes with the service's command and environment (connection settings
  * pointed at the test's Kafka and two fresh Postgres databases, and the mounted sync rules file at its path in
  * the repository), scaled like {@code docker compose up --scale snapshot-worker=2 --scale storage-writer=2}.
- * Compose starts them together; here the workers and the api start first and the ingest, which deploys the rules
- * and plans the snapshot, once both snapshot workers joined their group, so the snapshot's chunks are split between
- * them. A client then syncs a user's buckets from the api with a token of the compose file's development key.
+ * Compose starts them together; here the workers start first and the ingest, which deploys the rules and plans
+ * the snapshot, once both snapshot workers joined their group, so the snapshot's chunks are split between them; the
+ * api starts with the ingest. A client then syncs a user's buckets from the api with a token of the compose file's
+ * development key.
  */
 @RealServices
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -130,7 +131,7 @@ class MultiProcessTopologyIT {
                 expected = StorageContents.expected(c, Files.readString(rules));
             }
             assertThat(expected).isNotEmpty();
-            for (String service : List.of("snapshot-worker", "stream-worker", "storage-writer", "api")) {
+            for (String service : List.of("snapshot-worker", "stream-worker", "storage-writer")) {
                 startService(service, fixture);
             }
             awaitReady();
@@ -143,6 +144,7 @@ class MultiProcessTopologyIT {
                         && group.groupState() == org.apache.kafka.common.GroupState.STABLE);
             }
             startService("ingest", fixture);
+            startService("api", fixture);
             awaitReady();
         });
     }
