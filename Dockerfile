@@ -4,13 +4,13 @@
 #   docker run --env-file tributary.env tributary:local run --role replication:snapshot
 # Build: docker build -t tributary:local .     (docker-compose.yml builds it for you)
 #
-# Base images: pin them by digest for a reproducible build, e.g.
-#   docker buildx imagetools inspect eclipse-temurin:17-jre-noble     (the "Digest:" line)
+# Base images are pinned by digest (the multi-platform image index of each tag, Temurin 17.0.20+8 on Ubuntu 24.04),
+# so a rebuild gets the same bases until someone moves the pins. To move them, read the tag's current index digest
+# and pass it, or change the defaults below:
+#   docker buildx imagetools inspect eclipse-temurin:17-jre-noble          (the "Digest:" line)
 #   docker build --build-arg RUNTIME_IMAGE=eclipse-temurin:17-jre-noble@sha256:<digest> -t tributary:local .
-# The defaults below name tags only: their digests were not verified against a registry when this file was
-# written, and a digest nobody checked is worse than none.
-ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
-ARG RUNTIME_IMAGE=eclipse-temurin:17-jre-noble
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17@sha256:42a3ac393abbc64dae6c96703e5ead2e921fe9103371ac58b5b404b0d6a26502
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre-noble@sha256:76bf6d763e84e4d286d5ee3df61e4adeca214977f83c7d8d2327b93db582dd9d
 
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /src

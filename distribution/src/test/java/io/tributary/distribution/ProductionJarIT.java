@@ -17,48 +17,91 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
 /**
- * The production jar ({@code target/tributary.jar}) as it is shipped: without the embedded services and the
- * non-Linux native libraries, and still every role of a run against real Kafka and Postgres.
+ * The production jar ({@code target/tributary.jar}) and the image's two layers ({@code target/image}) as they are
+ * shipped: without the embedded services and the non-Linux native libraries, the layers holding the jar's classes
+ * and starting from the image's class path, and the jar running every role against real Kafka and Postgres.
  */
 @RealServices
 class ProductionJarIT {
 
     private static final Path JAR = Path.of("target", "tributary.jar");
+    private static final Path IMAGE = Path.of("target", "image");
     private static final Path LOGS = Path.of("target", "production-jar-it");
     private static final Path SAMPLE_RULES = Path.of("..", "launcher", "src", "main", "resources", "io", "tributary",
         "launcher", "sample", "sync-rules.yaml");
 
     @Test
     void leavesOutTheEmbeddedServicesAndNonLinuxNatives() throws IOException {
-        List<String> entries = entries();
-        assertThat(entries).as("the Kafka broker, Scala and the Kafka test kit")
-            .noneMatch(name -> name.startsWith("kafka/server/") || name.startsWith("scala/")
-                || name.startsWith("org/apache/kafka/common/test/") || name.startsWith("org/apache/kafka/raft/"));
+        List<String> entries = entries(JAR);
+        assertThat(entries).as("the Kafka broker, its controller and log layers, Scala and the Kafka test kit")
+            .noneMatch(name -> name.startsWith("kafka/server/") || name.startsWith("kafka/log/")
+                || name.startsWith("scala/") || name.startsWith("org/apache/kafka/common/test/")
+                || name.startsWith("org/apache/kafka/raft/") || name.startsWith("org/apache/kafka/controller/")
+                || name.startsWith("org/apache/kafka/metadata/") || name.startsWith("org/apache/kafka/image/")
+                || name.startsWith("org/apache/kafka/storage/internals/")
+                || name.startsWith("org/apache/kafka/coordinator/"));
         assertThat(entries).as("embedded Postgres and its server binaries")
             .noneMatch(name -> name.startsWith("io/zonky/") || name.startsWith("io/tributary/embedded/")
-                || name.startsWith("postgres-"));
-        assertThat(entries).as("RocksDB builds for other platforms")
-            .noneMatch(name -> name.startsWith("librocksdbjni-osx") || name.startsWith("librocksdbjni-win"));
-        assertThat(entries).contains("librocksdbjni-linux64.so", "librocksdbjni-linux-aarch64.so",
-            "io/tributary/launcher/Main.class", "org/apache/kafka/streams/KafkaStreams.class");
+                || name.startsWith("postgres-") || name.endsWith(".txz"));
+        assertThat(entries).as("RocksDB builds: Linux x86_64 and aarch64, glibc and musl, only")
+            .filteredOn(name -> name.startsWith("librocksdbjni"))
+            .containsExactlyInAnyOrder("librocksdbjni-linux64.so", "librocksdbjni-linux64-musl.so",
+                "librocksdbjni-linux-aarch64.so", "librocksdbjni-linux-aarch64-musl.so");
+        assertThat(entries).as("native libraries of other operating systems")
+            .noneMatch(name -> name.endsWith(".dylib") || name.endsWith(".jnilib") || name.endsWith(".dll"));
+        assertThat(entries).contains("io/tributary/launcher/Main.class",
+            "org/apache/kafka/streams/KafkaStreams.class");
+    }
+
+    @Test
+    void theImageLayersTheDockerfileCopiesHoldTheProductionJarsClasses() throws IOException {
+        String dockerfile = Files.readString(Path.of("..", "Dockerfile"), StandardCharsets.UTF_8);
+        List<Path> layers = List.of(IMAGE.resolve("tributary-dependencies.jar"),
+            IMAGE.resolve("tributary-application.jar"));
+        for (Path layer : layers) {
+            assertThat(dockerfile).contains("distribution/target/image/" + layer.getFileName());
+            assertThat(layer).as("an image layer, built in the package phase").isRegularFile();
+        }
+        Set<String> classes = new TreeSet<>();
+        for (Path layer : layers) {
+            entries(layer).stream().filter(name -> name.endsWith(".class")).forEach(classes::add);
+        }
+        assertThat(classes).isEqualTo(entries(JAR).stream().filter(name -> name.endsWith(".class"))
+            .collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(entries(layers.get(1))).allMatch(name -> !name.endsWith(".class")
+            || name.startsWith("io/tributary/"), "Tributary's own classes only");
+    }
+
+    @Test
+    void theImagesEntrypointClassPathRuns() throws Exception {
+        String classPath = IMAGE.resolve("tributary-application.jar").toAbsolutePath() + java.io.File.pathSeparator
+            + IMAGE.resolve("tributary-dependencies.jar").toAbsolutePath();
+        Result result = run("image-version", List.of("-cp", classPath, "io.tributary.launcher.Main", "--version"),
+            Map.of());
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.output()).contains("tributary " + System.getProperty("tributary.version"));
     }
 
     @Test
     void printsTheVersionOfItsManifest() throws Exception {
-        Result result = run("version", List.of("--version"), Map.of());
+        Result result = run("version", List.of("-jar", JAR.toAbsolutePath().toString(), "--version"), Map.of());
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.output()).contains("tributary " + System.getProperty("tributary.version"));
     }
 
     @Test
     void namesTheKeysToSetWhereTheEmbeddedDefaultWouldStart() throws Exception {
-        Result result = run("no-services", List.of("run", "--until-caught-up"), Map.of());
+        Result result = run("no-services", List.of("-jar", JAR.toAbsolutePath().toString(), "run",
+            "--until-caught-up"), Map.of());
         assertThat(result.exitCode()).as(result.output()).isEqualTo(2);
         assertThat(result.output()).contains("source.url").contains("storage.url").contains("kafka.bootstrap_servers")
             .contains("no embedded services").doesNotContain("NoClassDefFoundError");
@@ -87,14 +130,15 @@ class ProductionJarIT {
         environment.put("TRIBUTARY_SYNC_RULES", SAMPLE_RULES.toAbsolutePath().normalize().toString());
         environment.put("TRIBUTARY_METRICS_PORT", String.valueOf(FreePorts.pick()));
 
-        Result result = run("replication", List.of("run", "--until-caught-up"), environment);
+        Result result = run("replication", List.of("-jar", JAR.toAbsolutePath().toString(), "run",
+            "--until-caught-up"), environment);
 
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.output()).contains("Caught up in");
     }
 
-    private static List<String> entries() throws IOException {
-        try (JarFile jar = new JarFile(JAR.toFile())) {
+    private static List<String> entries(Path file) throws IOException {
+        try (JarFile jar = new JarFile(file.toFile())) {
             return jar.stream().map(ZipEntry::getName).toList();
         }
     }
@@ -102,7 +146,7 @@ class ProductionJarIT {
     private static Result run(String name, List<String> args, Map<String, String> environment) throws Exception {
         assertThat(JAR).as("the production jar, built in the package phase").isRegularFile();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-Xmx512m", "-XX:+UseSerialGC", "-jar", JAR.toAbsolutePath().toString()));
+            .toString(), "-Xmx512m", "-XX:+UseSerialGC"));
         command.addAll(args);
         Path log = LOGS.resolve(name + ".log");
         Process process = ChildProcess.start(name, command, environment, log);

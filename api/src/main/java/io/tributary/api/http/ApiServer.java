@@ -4,6 +4,7 @@ import io.tributary.api.auth.TokenVerifier;
 import io.tributary.api.stream.CheckpointWatcher;
 import io.tributary.api.stream.StoragePool;
 import io.tributary.api.stream.StreamCounters;
+import io.tributary.postgres.CurrentWalPosition;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.topics.lifecycle.Stage;
 import java.time.Clock;

@@ -5,6 +5,7 @@ import io.tributary.api.auth.AuthException;
 import io.tributary.api.auth.TokenVerifier;
 import io.tributary.api.auth.VerifiedToken;
 import io.tributary.api.stream.StoragePool;
+import io.tributary.postgres.CurrentWalPosition;
 import io.tributary.storage.checkpoint.WriteCheckpoint;
 import io.tributary.storage.checkpoint.WriteCheckpoints;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package io.tributary.api.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +19,6 @@ import java.util.OptionalLong;
  * <p>Stateless and thread-safe.
  */
 public final class LineEncoder {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private final List<String> definitions;
 
@@ -166,7 +164,7 @@ public final class LineEncoder {
 
     private static byte[] line(Body body) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
+        try (JsonGenerator g = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             g.writeStartObject();
             body.write(g);
             g.writeEndObject();

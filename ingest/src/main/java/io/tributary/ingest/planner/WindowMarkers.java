@@ -1,7 +1,7 @@
 package io.tributary.ingest.planner;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
 import java.io.IOException;
@@ -38,7 +38,6 @@ public final class WindowMarkers {
     /** The field holding the window id. */
     public static final String WINDOW_ID = "window_id";
 
-    private static final JsonFactory JSON = new JsonFactory();
     private static final Logger LOG = LoggerFactory.getLogger(WindowMarkers.class);
     private static final Duration FIRST_RECHECK = Duration.ofMillis(5);
     private static final Duration MAX_RECHECK = Duration.ofMillis(500);
@@ -108,7 +107,7 @@ public final class WindowMarkers {
     /** The marker's content for window {@code windowId} of {@code table}. */
     public static String content(TableId table, String windowId) {
         StringWriter out = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(out)) {
+        try (JsonGenerator json = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField(SCHEMA, table.schema());
             json.writeStringField(TABLE, table.name());

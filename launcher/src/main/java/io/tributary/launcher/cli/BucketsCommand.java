@@ -1,11 +1,11 @@
 package io.tributary.launcher.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.inspect.BucketSnapshot;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,8 +29,6 @@ import picocli.CommandLine.Spec;
             + "{\"bucket\":..,\"checksum\":..,\"count\":..} per bucket. Exit code 3 when the group has no "
             + "checkpoint yet."})
 public final class BucketsCommand implements Callable<Integer> {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     @Mixin
     private ConfigOption config;
@@ -107,7 +105,7 @@ public final class BucketsCommand implements Callable<Integer> {
 
         private void line(Fields fields) {
             StringWriter buffer = new StringWriter();
-            try (JsonGenerator json = JSON.createGenerator(buffer)) {
+            try (JsonGenerator json = CanonicalJsonFactory.FACTORY.createGenerator(buffer)) {
                 json.writeStartObject();
                 fields.write(json);
                 json.writeEndObject();

@@ -7,6 +7,7 @@ import io.tributary.launcher.config.JdbcEndpoint;
 import io.tributary.launcher.config.Secret;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.metrics.KafkaMetricsReporter;
+import io.tributary.postgres.CurrentWalPosition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -220,10 +221,19 @@ public final class Environment implements AutoCloseable {
 
     /** A new connection to a configured database; the caller closes it. */
     public static Connection connect(JdbcEndpoint endpoint) throws SQLException {
+        return endpoint.toPgEndpoint().connect(connectionProperties());
+    }
+
+    /** The current WAL position of a configured database, over a connection like {@link #connect}'s. */
+    public static CurrentWalPosition walPosition(JdbcEndpoint endpoint) {
+        return new CurrentWalPosition(endpoint.toPgEndpoint(), connectionProperties());
+    }
+
+    private static Properties connectionProperties() {
         Properties properties = new Properties();
         properties.put("loginTimeout", Long.toString(REACH_TIMEOUT.toSeconds()));
         properties.put("ApplicationName", "tributary");
-        return endpoint.toPgEndpoint().connect(properties);
+        return properties;
     }
 
     public String kafkaBootstrapServers() {

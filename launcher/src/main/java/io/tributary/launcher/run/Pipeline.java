@@ -61,7 +61,7 @@ public final class Pipeline implements AutoCloseable {
     private static final int TASK_PARTITIONS_PER_PRIORITY = 8;
 
     /** The started parts in pipeline order (two threads start them: see {@link #startParts}). */
-    private final Map<Role.Part, AutoCloseable> parts = Collections.synchronizedMap(new EnumMap<>(Role.Part.class));
+    private final Map<Role.Part, Stage> parts = Collections.synchronizedMap(new EnumMap<>(Role.Part.class));
     private final Map<Role.Part, Health> health = Collections.synchronizedMap(new EnumMap<>(Role.Part.class));
     /** How long provisioning and each part took to start, for the start-up log line. */
     private final List<String> startTimes = Collections.synchronizedList(new ArrayList<>());
@@ -211,7 +211,7 @@ public final class Pipeline implements AutoCloseable {
                 ? Optional.of(new PlannerTableRebuild(snapshotPlanner::get)) : Optional.empty();
             WriterSupervisor supervisor = new WriterSupervisor(kafka, topics, environment.storage(),
                 config.replication().storageBatchRows(), workers, registry, rebuild);
-            add(Role.Part.STORAGE_WRITERS, supervisor, supervisor::problem);
+            add(Role.Part.STORAGE_WRITERS, supervisor);
             supervisor.start(supervisorInterval);
             writers = Optional.of(supervisor);
             if (config.compaction().background()) {
@@ -304,7 +304,7 @@ public final class Pipeline implements AutoCloseable {
         add(role, stage, () -> stage.failure().map(failure -> stage.stageName() + " failed: " + failure.getMessage()));
     }
 
-    private void add(Role.Part role, AutoCloseable part, Health check) {
+    private void add(Role.Part role, Stage part, Health check) {
         parts.put(role, part);
         health.put(role, check);
     }
@@ -334,19 +334,19 @@ public final class Pipeline implements AutoCloseable {
     @Override
     public void close() {
         compaction.ifPresent(BackgroundCompaction::close);
-        List<AutoCloseable> started;
+        List<Stage> started;
         synchronized (parts) {
             started = new ArrayList<>(parts.values());
         }
         for (int i = started.size() - 1; i >= 0; i--) {
-            AutoCloseable part = started.get(i);
+            Stage part = started.get(i);
             try {
                 part.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                LOG.warn("Interrupted while stopping {}", part.getClass().getSimpleName());
+                LOG.warn("Interrupted while stopping {}", part.stageName());
             } catch (Exception e) {
-                LOG.warn("Stopping {} failed: {}", part.getClass().getSimpleName(), e.toString());
+                LOG.warn("Stopping {} failed: {}", part.stageName(), e.toString());
             }
         }
         parts.clear();

@@ -14,6 +14,7 @@ import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.RowIdKeys;
 import io.tributary.launcher.lifecycle.RulesFile;
 import io.tributary.launcher.metrics.MetricsServer;
+import io.tributary.postgres.CurrentWalPosition;
 import io.tributary.postgres.SqlErrors;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +85,7 @@ public final class Replication {
              ProgressReporter progress = new ProgressReporter(environment.storage(), out, registry);
              LagGauges lag = new LagGauges(environment.kafkaClientProperties(), registry, Pipeline.topics(config),
                  () -> progress.latest().map(ProgressSnapshot::groups).orElse(List.of()));
-             WalPositionProbe source = new WalPositionProbe(environment.source());
+             CurrentWalPosition source = Environment.walPosition(environment.source());
              SlotMonitor slot = slotMonitor(config, environment, role, registry);
              MetricsServer metrics = metrics(config, registry, pipeline, slot);
              ApiServer api = SyncApi.start(config.api(), environment, role, out);
@@ -107,7 +109,7 @@ public final class Replication {
                     try {
                         ProgressSnapshot snapshot = progress.read();
                         if (target.isEmpty() && snapshotsFinished(snapshot)) {
-                            target = Optional.of(source.read());
+                            target = Optional.of(Lsn.parse(source.current()));
                         }
                         if (target.isPresent() && caughtUp(snapshot, target.get())) {
                             out.println(summary(snapshot, progress.elapsedMillis()));
@@ -185,10 +187,14 @@ public final class Replication {
             return null;
         }
         MetricsServer server = MetricsServer.start(config.metricsPort(), registry,
-            () -> pipeline.problem().isEmpty(),
-            () -> slot == null ? List.of() : slot.warning().stream().toList());
+            () -> pipeline.problem().isEmpty(), healthWarnings(slot));
         LOG.info("Metrics and health on port {}", server.port());
         return server;
+    }
+
+    /** What {@code /health/ready} warns of: the slot above its threshold, when this process watches one. */
+    static Supplier<List<String>> healthWarnings(SlotMonitor slot) {
+        return () -> slot == null ? List.of() : slot.warning().stream().toList();
     }
 
     private static boolean snapshotsFinished(ProgressSnapshot snapshot) {
@@ -210,9 +216,9 @@ public final class Replication {
             .flatMap(SyncRulesGroup::checkpoint).map(checkpoint -> Lsn.parse(checkpoint.lsn()));
     }
 
-    private static void sampleSource(WalPositionProbe source, ReplicationLag behind) {
+    private static void sampleSource(CurrentWalPosition source, ReplicationLag behind) {
         try {
-            behind.sample(Instant.now(), source.read());
+            behind.sample(Instant.now(), Lsn.parse(source.current()));
         } catch (SQLException e) {
             LOG.debug("Source WAL position not readable now: {}", e.toString());
         }

@@ -9,6 +9,7 @@ import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.lifecycle.Stage;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.TableLogLostException;
 import io.tributary.writer.WriterConfig;
@@ -42,9 +43,12 @@ import org.slf4j.LoggerFactory;
  * <p>A group whose writers cannot resume on the {@code rows} log Kafka holds ({@link TableLogLostException}) gets no
  * writer again from this supervisor: it keeps serving its last checkpoint while {@link TableLogRecovery} rebuilds the
  * table log and deploys its replacement. When that needs a snapshot and this process does not run the planner, the
- * supervisor reports it as its {@link #problem()} (the process stops, naming {@code tributary recover}).
+ * supervisor stops for good with that as its {@link #failure()} (the process stops, naming {@code tributary recover}).
+ *
+ * <p>A {@link Stage}: a writer that fails is restarted by the next pass and is not a failure of the stage; only a
+ * recovery this process cannot make is. Thread-safe.
  */
-final class WriterSupervisor implements AutoCloseable {
+final class WriterSupervisor implements Stage {
 
     private static final Logger LOG = LoggerFactory.getLogger(WriterSupervisor.class);
     /** How long a stopped group's writers get to leave before its storage is cleared. */
@@ -63,7 +67,7 @@ final class WriterSupervisor implements AutoCloseable {
     private final Map<Long, TableLogLostException> lost = new HashMap<>();
     private final Optional<TableLogRecovery.TableRebuild> rebuild;
     private boolean recovered = true;
-    private volatile Optional<String> problem = Optional.empty();
+    private volatile Optional<Throwable> failure = Optional.empty();
     /** The PROCESSING groups as of the last pass: their checkpoints may make them ACTIVE. */
     private volatile Set<Long> processing = Set.of();
     private final AtomicBoolean passQueued = new AtomicBoolean();
@@ -167,7 +171,7 @@ final class WriterSupervisor implements AutoCloseable {
 
     /**
      * Recovers the groups found lost ({@link TableLogRecovery}) until one recovery succeeded; a recovery this
-     * process cannot make safely becomes its {@link #problem()}, a failing one is tried again on the next pass.
+     * process cannot make safely becomes its {@link #failure()}, a failing one is tried again on the next pass.
      */
     private void recoverLost() throws SQLException {
         if (recovered || lost.isEmpty()) {
@@ -177,7 +181,7 @@ final class WriterSupervisor implements AutoCloseable {
             TableLogRecovery.recover(connection, List.copyOf(lost.values()), rebuild);
             recovered = true;
         } catch (TableLogRecovery.UnsafeRecoveryException e) {
-            problem = Optional.of(e.getMessage());
+            failure = Optional.of(e);
         } catch (SQLException e) {
             throw e;
         } catch (Exception e) {
@@ -185,9 +189,15 @@ final class WriterSupervisor implements AutoCloseable {
         }
     }
 
+    @Override
+    public String stageName() {
+        return "storage writers";
+    }
+
     /** Why this process must stop, if it must: a lost table log it cannot recover from by itself. */
-    Optional<String> problem() {
-        return problem;
+    @Override
+    public Optional<Throwable> failure() {
+        return failure;
     }
 
     /** A writer of {@code groupId} published a checkpoint: a pass now if that may change the group's state. */

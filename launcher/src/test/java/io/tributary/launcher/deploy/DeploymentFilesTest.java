@@ -39,7 +39,7 @@ class DeploymentFilesTest {
     private static final ComposeFile COMPOSE = ComposeFile.repository();
     private static final KubernetesManifests K8S = KubernetesManifests.repository();
     private static final Set<Role> SCALABLE_ROLES = Set.of(Role.INGEST, Role.REPLICATION_SNAPSHOT,
-        Role.REPLICATION_STREAMING, Role.STORAGE);
+        Role.REPLICATION_STREAMING, Role.STORAGE, Role.API);
     private static final String SYNC_RULES_VARIABLE = "TRIBUTARY_SYNC_RULES";
 
     @Test
@@ -61,7 +61,8 @@ class DeploymentFilesTest {
         assertThat(services).containsEntry(Role.INGEST, "ingest")
             .containsEntry(Role.REPLICATION_SNAPSHOT, "snapshot-worker")
             .containsEntry(Role.REPLICATION_STREAMING, "stream-worker")
-            .containsEntry(Role.STORAGE, "storage-writer");
+            .containsEntry(Role.STORAGE, "storage-writer")
+            .containsEntry(Role.API, "api");
     }
 
     @Test
@@ -78,8 +79,35 @@ class DeploymentFilesTest {
     void composeTributaryServicesHaveNoFixedContainerNameOrHostPortSoTheyScale() {
         for (ComposeService service : COMPOSE.tributaryServices()) {
             assertThat(service.containerName()).as("container_name of %s", service.name()).isEmpty();
-            assertThat(service.ports()).as("host ports of %s", service.name()).isEmpty();
+            if (service.role() != Role.API) {
+                assertThat(service.ports()).as("host ports of %s", service.name()).isEmpty();
+            }
         }
+    }
+
+    @Test
+    void composeApiServesClientsOnTheHostWithTokensItCanVerify() {
+        ComposeService api = COMPOSE.service("api");
+        TributaryConfig config = config("compose service api", api.environment());
+        assertThat(api.ports()).as("the api's one host port, its api.port")
+            .containsExactly(config.api().port() + ":" + config.api().port());
+        assertThat(config.api().auth().hasKeys()).as("client_auth keys (the api role refuses to start without)")
+            .isTrue();
+    }
+
+    @Test
+    void kubernetesApiIsServedByAServiceOnItsApiPort() {
+        Manifest deployment = tributaryDeployments().stream().filter(d -> role(d) == Role.API).findFirst()
+            .orElseThrow();
+        TributaryConfig config = config(deployment.toString(), environment(deployment));
+        assertThat(config.api().auth().hasKeys()).as("client_auth of %s", deployment).isTrue();
+        assertThat(YamlTree.list(KubernetesManifests.containers(deployment).get(0), "ports"))
+            .anySatisfy(entry -> assertThat(YamlTree.map(entry)).containsEntry("name", "http")
+                .containsEntry("containerPort", config.api().port()));
+        Manifest service = K8S.ofKind("Service").stream().filter(s -> s.name().equals(deployment.name()))
+            .findFirst().orElseThrow();
+        assertThat(YamlTree.list(service.spec(), "ports")).anySatisfy(entry -> assertThat(YamlTree.map(entry))
+            .containsEntry("targetPort", "http"));
     }
 
     @Test
@@ -146,7 +174,9 @@ class DeploymentFilesTest {
             .contains("apt-get install -y --no-install-recommends curl")
             .contains("EXPOSE " + config("the image's default", Map.of()).metricsPort());
         assertThat(dockerfile.lines().filter(line -> line.startsWith("ARG ") && line.contains("_IMAGE=")))
-            .as("base images are build arguments, so a digest pins them in one place").hasSize(2);
+            .as("base images are build arguments, so a digest pins them in one place").hasSize(2)
+            .allMatch(line -> line.matches("ARG [A-Z_]+_IMAGE=[a-z0-9./-]+:[a-z0-9.-]+@sha256:[0-9a-f]{64}"),
+                "a tag pinned by its digest");
         assertThat(COMPOSE.tributaryServices()).allSatisfy(service ->
             assertThat(YamlTree.string(service.body(), "build")).contains("."));
     }
@@ -180,7 +210,8 @@ class DeploymentFilesTest {
     @Test
     void kubernetesDeploymentsRunRealRolesWithProbesOnTheMetricsPort() {
         assertThat(tributaryDeployments().stream().map(DeploymentFilesTest::role))
-            .contains(Role.ALL, Role.INGEST, Role.REPLICATION_SNAPSHOT, Role.REPLICATION_STREAMING, Role.STORAGE);
+            .contains(Role.ALL, Role.INGEST, Role.REPLICATION_SNAPSHOT, Role.REPLICATION_STREAMING, Role.STORAGE,
+                Role.API);
         for (Manifest deployment : tributaryDeployments()) {
             Map<String, Object> container = KubernetesManifests.containers(deployment).get(0);
             int port = config(deployment.toString(), environment(deployment)).metricsPort();

@@ -3,8 +3,9 @@ package io.tributary.launcher.deploy;
 import java.util.Set;
 
 /**
- * The metrics dashboards and autoscalers may query, by who serves them. The Tributary names are what every
- * process's {@code /metrics} serves (MultiProcessTopologyIT scrapes them from running processes).
+ * The metrics dashboards, alert rules and autoscalers may query, by who serves them. The Tributary names are what
+ * {@code /metrics} serves: RunProcessIT scrapes all of them from a process of every role, MultiProcessTopologyIT
+ * those of each role from the compose topology's processes.
  */
 public final class MetricCatalog {
 

@@ -3,6 +3,11 @@ package io.tributary.launcher.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.OctetSequenceKey;
+import io.tributary.api.auth.DevelopmentTokens;
 import io.tributary.launcher.config.ConfigLoader;
 import io.tributary.launcher.deploy.ComposeFile;
 import io.tributary.launcher.deploy.ComposeService;
@@ -19,11 +24,17 @@ import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.testing.net.FreePorts;
 import io.tributary.topics.TopicNames;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +42,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -49,7 +61,9 @@ import org.junit.jupiter.api.function.Executable;
  * pointed at the test's Kafka and two fresh Postgres databases, and the mounted sync rules file at its path in
  * the repository), scaled like {@code docker compose up --scale snapshot-worker=2 --scale storage-writer=2}.
  * Compose starts them together; here the workers start first and the ingest, which deploys the rules and plans
- * the snapshot, once both snapshot workers joined their group, so the snapshot's chunks are split between them.
+ * the snapshot, once both snapshot workers joined their group, so the snapshot's chunks are split between them; the
+ * api starts with the ingest. A client then syncs a user's buckets from the api with a token of the compose file's
+ * development key.
  */
 @RealServices
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -60,6 +74,8 @@ class MultiProcessTopologyIT {
     private static final Duration START = Duration.ofSeconds(90);
     private static final Duration CONVERGENCE = Duration.ofSeconds(120);
     private static final String SYNC_RULES = "TRIBUTARY_SYNC_RULES";
+    private static final String API_PORT = "TRIBUTARY_API_PORT";
+    private static final String API_KEYS = "TRIBUTARY_CLIENT_AUTH_JWKS_KEYS";
 
     /** Processes per compose service: one ingest, scaled snapshot workers and storage writers. */
     private static final Map<String, Integer> SCALE = scale();
@@ -71,6 +87,8 @@ class MultiProcessTopologyIT {
     private String prefix;
     private String bootstrapServers;
     private Map<String, StorageContents.Bucket> expected;
+    /** The api process's sync API port (compose maps its api.port to the host). */
+    private int apiPort;
 
     private static Map<String, Integer> scale() {
         Map<String, Integer> scale = new LinkedHashMap<>();
@@ -78,6 +96,7 @@ class MultiProcessTopologyIT {
         scale.put("snapshot-worker", 2);
         scale.put("stream-worker", 1);
         scale.put("storage-writer", 2);
+        scale.put("api", 1);
         return scale;
     }
 
@@ -125,6 +144,7 @@ class MultiProcessTopologyIT {
                         && group.groupState() == org.apache.kafka.common.GroupState.STABLE);
             }
             startService("ingest", fixture);
+            startService("api", fixture);
             awaitReady();
         });
     }
@@ -216,6 +236,46 @@ class MultiProcessTopologyIT {
         });
     }
 
+    @Test
+    void theApiServiceServesAUserEveryOpOfTheirBucketsWithATokenOfItsKey() throws Throwable {
+        withLogs(() -> {
+            awaitActiveGroup();
+            Map<String, String> environment = compose.service("api").environment();
+            OctetSequenceKey key = (OctetSequenceKey) JWKSet.parse("{\"keys\":" + environment.get(API_KEYS) + "}")
+                .getKeys().get(0);
+            String audience = ConfigLoader.load(Optional.empty(), environment).api().auth().audience().iterator()
+                .next();
+            String token = DevelopmentTokens.mint(key, audience, SyncApi.SAMPLE_USER, Duration.ofMinutes(10),
+                Instant.now());
+            HttpResponse<Stream<String>> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + apiPort + "/sync/stream")).timeout(Duration.ofMinutes(2))
+                    .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"raw_data\":true}")).build(),
+                HttpResponse.BodyHandlers.ofLines());
+            assertThat(response.statusCode()).isEqualTo(200);
+            long announced = -1;
+            long received = 0;
+            try (Stream<String> lines = response.body()) {
+                Iterator<String> it = lines.iterator();
+                while (it.hasNext()) {
+                    JsonNode line = new ObjectMapper().readTree(it.next());
+                    if (line.has("checkpoint")) {
+                        announced = 0;
+                        for (JsonNode bucket : line.at("/checkpoint/buckets")) {
+                            announced += bucket.get("count").asLong();
+                        }
+                    } else if (line.has("data")) {
+                        received += line.at("/data/data").size();
+                    } else if (line.has("checkpoint_complete")) {
+                        break;
+                    }
+                }
+            }
+            assertThat(announced).as("ops of the user's buckets at the checkpoint").isPositive();
+            assertThat(received).isEqualTo(announced);
+        });
+    }
+
     /** The newest sync rules group, once it is ACTIVE with a checkpoint. */
     private SyncRulesGroup awaitActiveGroup() {
         return await().atMost(CONVERGENCE).pollInterval(Duration.ofSeconds(1))
@@ -246,6 +306,10 @@ class MultiProcessTopologyIT {
         for (int i = 1; i <= SCALE.get(name); i++) {
             int port = FreePorts.pick();
             environment.put("TRIBUTARY_METRICS_PORT", Integer.toString(port));
+            if (environment.containsKey(API_PORT)) {
+                apiPort = FreePorts.pick();
+                environment.put(API_PORT, Integer.toString(apiPort));
+            }
             processes.add(LauncherProcess.start(name + "-" + i, JAR, service.command(), environment, port,
                 LOGS.toAbsolutePath()));
         }

@@ -1,8 +1,8 @@
 package io.tributary.snapshot.read;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import io.tributary.topics.messages.KeyValues;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,11 +13,10 @@ import java.util.List;
  * Turns a chunk bound (canonical key JSON array, e.g. {@code ["tenant",42]}) back into the text of each key value,
  * which a range query casts to the column's type ({@code ?::integer}). The canonical forms of the key types the
  * planner splits on (integers, numeric, floats, text types, uuid, enums, dates and times, bytea, bool) are all
- * valid Postgres input text. Stateless and thread-safe.
+ * valid Postgres input text. Read with the canonical limits ({@link CanonicalJsonFactory}: a {@code numeric} key
+ * keeps every digit). Stateless and thread-safe.
  */
 public final class KeyBounds {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private KeyBounds() {
     }
@@ -29,7 +28,7 @@ public final class KeyBounds {
      */
     public static List<String> texts(KeyValues key) {
         List<String> values = new ArrayList<>();
-        try (JsonParser parser = JSON.createParser(key.json())) {
+        try (JsonParser parser = CanonicalJsonFactory.FACTORY.createParser(key.json())) {
             if (parser.nextToken() != JsonToken.START_ARRAY) {
                 throw notABound(key, "not an array");
             }

@@ -16,6 +16,13 @@ class KeyBoundsTest {
     }
 
     @Test
+    void aNumericKeyKeepsEveryDigit() {
+        String digits = "9".repeat(131_072);
+
+        assertThat(KeyBounds.texts(KeyValues.of("[\"t\"," + digits + "]"))).containsExactly("t", digits);
+    }
+
+    @Test
     void nestedValuesAreNotBounds() {
         assertThatThrownBy(() -> KeyBounds.texts(KeyValues.of("[[1,2]]")))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never split");

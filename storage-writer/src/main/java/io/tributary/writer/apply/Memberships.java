@@ -1,20 +1,20 @@
 package io.tributary.writer.apply;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.tributary.syncrules.BucketRow;
+import io.tributary.topics.json.CanonicalJson;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The {@code current_data.buckets} text: a JSON array of {@code [bucket, table, id]} triples, e.g.
- * {@code [["by_user[\"u1\"]","todos","t1"]]}. Stateless and thread-safe.
+ * {@code [["by_user[\"u1\"]","todos","t1"]]}, with canonical JSON's escapes and limits ({@link CanonicalJson},
+ * {@link CanonicalJsonFactory}). Stateless and thread-safe.
  */
 public final class Memberships {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private Memberships() {
     }
@@ -25,28 +25,14 @@ public final class Memberships {
         for (int i = 0; i < rows.size(); i++) {
             BucketRow row = rows.get(i);
             out.append(i == 0 ? "[" : ",[");
-            string(out, row.bucket()).append(',');
-            string(out, row.table()).append(',');
-            string(out, row.id()).append(']');
+            CanonicalJson.quote(row.bucket(), out);
+            out.append(',');
+            CanonicalJson.quote(row.table(), out);
+            out.append(',');
+            CanonicalJson.quote(row.id(), out);
+            out.append(']');
         }
         return out.append(']').toString();
-    }
-
-    /** Appends {@code value} as a JSON string: quote, backslash and control characters escaped. */
-    private static StringBuilder string(StringBuilder out, String value) {
-        out.append('"');
-        int plainFrom = 0;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '"' || c == '\\') {
-                out.append(value, plainFrom, i).append('\\').append(c);
-                plainFrom = i + 1;
-            } else if (c < 0x20) {
-                out.append(value, plainFrom, i).append(String.format("\\u%04x", (int) c));
-                plainFrom = i + 1;
-            }
-        }
-        return out.append(value, plainFrom, value.length()).append('"');
     }
 
     /**
@@ -56,7 +42,7 @@ public final class Memberships {
      */
     public static List<Membership> decode(String text) {
         List<Membership> memberships = new ArrayList<>();
-        try (JsonParser p = JSON.createParser(text)) {
+        try (JsonParser p = CanonicalJsonFactory.FACTORY.createParser(text)) {
             expect(p.nextToken(), JsonToken.START_ARRAY, text);
             for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
                 expect(t, JsonToken.START_ARRAY, text);

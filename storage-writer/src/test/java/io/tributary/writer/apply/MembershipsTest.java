@@ -24,7 +24,21 @@ class MembershipsTest {
             new BucketRow("b\\[\u0001]\n", "t\u001f", "é😀", "{}"));
 
         assertThat(Memberships.encode(rows)).isEqualTo("[[\"by_owner[\\\"u1\\\"]\",\"items\",\"42\"],"
-            + "[\"b\\\\[\\u0001]\\u000a\",\"t\\u001f\",\"é😀\"]]");
+            + "[\"b\\\\[\\u0001]\\n\",\"t\\u001F\",\"é😀\"]]");
+    }
+
+    @Test
+    void anyValidEscapeDecodes() {
+        assertThat(Memberships.decode("[[\"b\\u000a\",\"t\\u001f\",\"\\u00e9\"]]"))
+            .containsExactly(new Membership("b\n", "t\u001f", "é"));
+    }
+
+    @Test
+    void aBucketLongerThanJacksonsDefaultStringLimitRoundTrips() {
+        String bucket = "by_note[\"" + "n".repeat(20_000_001) + "\"]";
+
+        assertThat(Memberships.decode(Memberships.encode(List.of(new BucketRow(bucket, "notes", "1", "{}")))))
+            .containsExactly(new Membership(bucket, "notes", "1"));
     }
 
     @Test

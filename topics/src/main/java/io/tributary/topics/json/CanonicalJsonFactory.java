@@ -9,8 +9,10 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
  * The one Jackson configuration of canonical row JSON: the limits every stage reads and writes rows with, and the
  * factories built from them. The source writes rows with {@link #DOCUMENT_FACTORY}, the topic codecs read and write
  * them with {@link #FACTORY}, and the sync rules parse them with a mapper over {@link #newFactory()}, so a row one
- * stage accepts is a row every later stage accepts. Thread-safe: the factories are immutable once built; parsers and
- * generators are created per value (cheap; a factory recycles buffers).
+ * stage accepts is a row every later stage accepts. Whatever else carries row values (chunk bounds, bucket
+ * memberships, sync lines, command output) reads and writes them with {@link #FACTORY} too. Thread-safe: the
+ * factories are immutable once built; parsers and generators are created per value (cheap; a factory recycles
+ * buffers).
  *
  * <p>Limits: numbers, strings and names are unbounded (Postgres {@code numeric} has up to 131072 digits, a text
  * column may hold 1 GB), nesting is bounded by {@link #MAX_NESTING_DEPTH} for reading and writing, the document

@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.util.Collection;
 
 /**
- * Tables whose existing rows reach {@code rows} by other means than a snapshot window (a storage writer measured
- * or tested on its own, fed a {@code rows} log directly): records for each a DONE window {@value #WINDOW_ID} and,
+ * For tests of a storage writer fed a {@code rows} log directly: tables whose existing rows reach {@code rows} by
+ * other means than a snapshot window. Records for each a DONE window {@value #WINDOW_ID} and,
  * for group {@code groupId}, its readiness in every partition from before the first epoch, as a snapshot that
  * completed before any record would. A checkpoint holds a table with rows but no window, and one whose window is
  * not ready, so without this such a group would never publish one. Idempotent; the caller's transaction.
