@@ -2,6 +2,7 @@ package io.tributary.chaos.run;
 
 import io.tributary.chaos.check.BucketCheck;
 import io.tributary.chaos.check.CheckpointAuditor;
+import io.tributary.chaos.check.CommitLog;
 import io.tributary.chaos.check.Mismatch;
 import io.tributary.chaos.check.Quiescence;
 import io.tributary.chaos.check.RowsTopicCheck;
@@ -89,7 +90,9 @@ public final class RunFlow {
         Path rules = environment.directory().resolve("sync-rules.yaml");
         Files.writeString(rules, WorkloadSchema.SYNC_RULES);
         WorkloadSchema schema = settings.schema();
+        String commitSlot = commitSlot();
         try (Connection c = environment.source().connect()) {
+            CommitLog.create(c, commitSlot);
             schema.create(c, settings.seed());
         }
         PipelineSettings direct = new PipelineSettings(environment.jar(), environment.kafka(),
@@ -97,8 +100,8 @@ public final class RunFlow {
             environment.slotName(), rules, Map.of("TRIBUTARY_REPLICATION_SNAPSHOT_CHUNK_ROWS",
             Integer.toString(settings.chunkRows())), logs());
         List<Mismatch> mismatches = new ArrayList<>();
-        CheckpointAuditor auditor = new CheckpointAuditor(environment.storage(), WorkloadSchema.ACCOUNTS_BUCKET,
-            WorkloadSchema.ACCOUNTS_TABLE, schema.accounts(), schema.totalBalance());
+        CheckpointAuditor auditor = new CheckpointAuditor(environment.storage(), environment.source(), commitSlot,
+            WorkloadSchema.ACCOUNTS_BUCKET, WorkloadSchema.ACCOUNTS_TABLE, schema.accounts(), schema.totalBalance());
         WorkloadStats stats;
         PhaseWrites writes;
         CrashWatcher crashes;
@@ -213,8 +216,18 @@ public final class RunFlow {
         return mismatches;
     }
 
-    /** Drops the run's replication slot, so finished runs do not hold WAL on a shared server. */
+    /** The replication slot of the auditor's {@link CommitLog}. */
+    private String commitSlot() {
+        return environment.slotName() + "_audit";
+    }
+
+    /** Drops the run's replication slots, so finished runs do not hold WAL on a shared server. */
     private void dropSlot() {
+        try (Connection c = environment.source().connect()) {
+            CommitLog.drop(c, commitSlot());
+        } catch (SQLException e) {
+            log.accept("dropping slot " + commitSlot() + ": " + e.getMessage());
+        }
         for (int attempt = 0; attempt < 20; attempt++) {
             try (Connection c = environment.source().connect();
                  PreparedStatement drop = c.prepareStatement("SELECT pg_drop_replication_slot(slot_name)"

@@ -79,11 +79,18 @@ public record WorkloadSchema(int accounts, int items, int orders) {
         return accounts * INITIAL_BALANCE;
     }
 
-    /** Creates the tables and loads the initial rows, drawn from {@code seed}. */
+    /**
+     * Creates the tables, with their row history ({@link SourceHistory}), and loads the initial rows, drawn from
+     * {@code seed}.
+     */
     public void create(Connection source, long seed) throws SQLException {
+        SourceHistory.install(source);
         try (Statement statement = source.createStatement()) {
             for (String ddl : DDL) {
                 statement.execute(ddl);
+            }
+            for (String table : TABLES) {
+                SourceHistory.record(source, table);
             }
             statement.execute("INSERT INTO accounts SELECT i, 'owner-' || (i % 7), " + INITIAL_BALANCE
                 + " FROM generate_series(1, " + accounts + ") i");
