@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  *       storage and skip DONE chunks;</li>
  *   <li>moves the remaining tasks of a window planned for reprocessing to the active queue once an ACTIVE group
  *       needs its table;</li>
+ *   <li>records a FAILED window for a table a live group's writers applied rows of that has none and no longer
+ *       exists in the source ({@link DroppedTables}): nothing else would release the checkpoints it holds;</li>
  *   <li>plans the needed tables that have no window: a DONE window is never re-planned, nor a FAILED one (see
  *       {@link #resnapshot(TableId, TaskPriority)}), except a table that could not be described (no key, a column
  *       of an unsupported type) and can be now: someone fixed it, so it gets a new window;</li>
@@ -124,6 +126,7 @@ public final class SnapshotPlanner implements Stage {
                 recovered = true;
             }
             TableDemand demand = TableDemand.read(store, src, rules);
+            DroppedTables.recordWindows(store, src);
             Map<TableId, WindowProgress> latest = new HashMap<>();
             for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
                 latest.put(TableId.of(window.window().schema(), window.window().table()), window);
