@@ -136,6 +136,8 @@ public final class RunFlow {
                 mismatches.addAll(check());
             }
             mismatches.addAll(auditor.finish());
+            log.accept("checkpoint audit: " + auditor.audited() + " checkpoints audited in full, "
+                + auditor.rowsAudited() + " bucket rows compared with the source as of their checkpoint's LSN");
             crashes.restartCrashed();
         } finally {
             auditor.close();
@@ -197,8 +199,10 @@ public final class RunFlow {
         List<Mismatch> mismatches = new ArrayList<>();
         Map<String, Map<String, String>> source;
         Map<String, Set<String>> sqlBuckets;
+        List<String> tables;
         try (Connection c = environment.source().connect()) {
-            source = SourceTables.read(c, WorkloadSchema.TABLES);
+            tables = WorkloadSchema.tables(c);
+            source = SourceTables.read(c, tables);
             sqlBuckets = SqlBuckets.expected(c);
         }
         try (Connection c = environment.storage().connect()) {
@@ -209,7 +213,7 @@ public final class RunFlow {
         Properties kafka = new Properties();
         kafka.put("bootstrap.servers", environment.kafka());
         mismatches.addAll(RowsTopicCheck.compare(source, RowsTopicCheck.read(kafka,
-            new TopicNames(environment.topicPrefix()).rows(), WorkloadSchema.TABLES)));
+            new TopicNames(environment.topicPrefix()).rows(), tables)));
         long rows = source.values().stream().mapToLong(Map::size).sum();
         log.accept("checked " + rows + " source rows against group " + group.id() + "'s buckets and the rows topic: "
             + mismatches.size() + " mismatches");

@@ -130,17 +130,32 @@ final class SourceWrites {
 
     /** An insert into a random table of a random key. */
     void insert(Connection c) throws SQLException {
-        switch (values.random().nextInt(4)) {
+        switch (values.random().nextInt(5)) {
             case 0 -> insertItem(c, itemKey());
             case 1 -> insertDoc(c, itemKey());
             case 2 -> insertNote(c, itemKey());
-            default -> insertOrder(c, orderKey());
+            case 3 -> insertOrder(c, orderKey());
+            default -> execute(c, "INSERT INTO " + tenantTable() + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                tenantKey(), values.owner(), values.between(0, 20), values.text());
         }
+    }
+
+    /**
+     * A tenant's orders table ({@link SourceFaults}): one that may not exist yet, in which case the statement fails
+     * with 42P01 or 3F000 and the caller rolls back.
+     */
+    private String tenantTable() {
+        return "tenant_" + (1 + values.random().nextInt(SourceFaults.TENANTS)) + ".orders";
+    }
+
+    private String tenantKey() {
+        return "t" + (1 + values.random().nextInt(SourceFaults.TENANTS)) + "-" + (1 + values.random().nextInt(
+            SourceFaults.TENANT_ROWS * 2));
     }
 
     /** An update of a random key of a random table (possibly of no row). */
     void update(Connection c) throws SQLException {
-        switch (values.random().nextInt(5)) {
+        switch (values.random().nextInt(6)) {
             case 0 -> execute(c, "UPDATE items SET qty = ?, flag = NOT flag, title = ?, owner = ? WHERE id = ?",
                 values.between(0, 100), values.text(), values.owner(), (long) itemKey());
             case 1 -> execute(c, "UPDATE items SET ratio = ?, tags = ?, meta = ?::jsonb, span = ?::interval"
@@ -150,19 +165,22 @@ final class SourceWrites {
                 values.json(), RandomValues.docId(itemKey()));
             case 3 -> execute(c, "UPDATE notes SET body = ?, owner = ? WHERE id = ?", values.text(), values.owner(),
                 RandomValues.noteId(itemKey()));
-            default -> execute(c, "UPDATE lines SET qty = qty + 1, amount = ? WHERE order_id = ?",
+            case 4 -> execute(c, "UPDATE lines SET qty = qty + 1, amount = ? WHERE order_id = ?",
                 values.numeric(), orderKey());
+            default -> execute(c, "UPDATE " + tenantTable() + " SET qty = qty + 1, note = ?, owner = ? WHERE id = ?",
+                values.text(), values.owner(), tenantKey());
         }
     }
 
     /** A delete of a random key of a random table. */
     void delete(Connection c) throws SQLException {
-        switch (values.random().nextInt(4)) {
+        switch (values.random().nextInt(5)) {
             case 0 -> execute(c, "DELETE FROM items WHERE id = ?", (long) itemKey());
             case 1 -> execute(c, "DELETE FROM docs WHERE id = ?", RandomValues.docId(itemKey()));
             case 2 -> execute(c, "DELETE FROM notes WHERE id = ?", RandomValues.noteId(itemKey()));
-            default -> execute(c, "DELETE FROM lines WHERE order_id = ? AND line_no = ?", orderKey(),
+            case 3 -> execute(c, "DELETE FROM lines WHERE order_id = ? AND line_no = ?", orderKey(),
                 values.between(1, 4));
+            default -> execute(c, "DELETE FROM " + tenantTable() + " WHERE id = ?", tenantKey());
         }
     }
 
