@@ -155,7 +155,20 @@ public final class FaultInjector implements RunFaults {
         } catch (SQLException e) {
             return InjectedFault.SKIPPED + "the wide transaction failed: " + e.getMessage();
         }
-        return transaction + ", then " + kill(fault);
+        // every ingest process: the active one reads the transaction, a standby may be the one a pick finds
+        List<PipelineProcess> victims = pipeline.processes(fault.role());
+        if (victims.isEmpty()) {
+            return InjectedFault.SKIPPED + transaction + ", but no live " + fault.role().shortName();
+        }
+        victims.forEach(pipeline::kill);
+        long until = System.nanoTime() + fault.downFor().toNanos();
+        while (System.nanoTime() < until) {
+            LockSupport.parkNanos(TICK.toNanos());
+        }
+        List<String> restarted = victims.stream().map(v -> v + " restarted as " + pipeline.restart(v).name())
+            .toList();
+        return transaction + ", then kill -9 of every " + fault.role().shortName() + ": " + restarted + " after "
+            + fault.downFor().toMillis() + " ms";
     }
 
     private String newTable() {

@@ -11,8 +11,9 @@ public enum FaultKind {
     /** {@code SIGTERM} of a random process of the role, if it has more than one (a graceful rebalance). */
     REMOVE,
     /**
-     * A source transaction that writes to every partition is committed and ingest is killed ({@code kill -9}) at
-     * once, while it reads or sends that transaction; restarted after a short random pause.
+     * A source transaction that writes to every partition is committed and every ingest process is killed
+     * ({@code kill -9}) at once, while the active one reads or sends that transaction; restarted after a short
+     * random pause.
      */
     KILL_MID_TRANSACTION,
     /**
