@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,8 +27,12 @@ final class WorkloadRules {
     record Column(String name, ColumnKind kind) {
     }
 
-    /** One row a row version puts in one bucket: its data's expected columns and values, in order. */
-    record Output(String bucket, String table, String rowId, List<Column> columns, ObjectNode data) {
+    /**
+     * One row a row version puts in one bucket: its data's expected columns and values, in order, and the source
+     * table ({@code schema.table}) it comes from.
+     */
+    record Output(String bucket, String table, String rowId, List<Column> columns, ObjectNode data,
+                  String sourceTable) {
 
         /** The row's key in its bucket: {@code bucket/table/id}. */
         String key() {
@@ -66,6 +71,21 @@ final class WorkloadRules {
             }
         }
         return new WorkloadRules(Set.copyOf(found));
+    }
+
+    /**
+     * The tenant table ({@code tenant_<n>.orders}, created while the pipeline runs) a served row comes from, from its
+     * key ({@code bucket/table/id}; tenant row ids are {@code t<n>-<k>}); empty for a row of any other table.
+     */
+    static Optional<String> tenantTable(String key) {
+        int idAt = key.lastIndexOf('/');
+        int tableAt = key.lastIndexOf('/', idAt - 1);
+        String id = key.substring(idAt + 1);
+        int dash = id.indexOf('-');
+        if (!key.substring(tableAt + 1, idAt).equals("orders") || !id.startsWith("t") || dash < 2) {
+            return Optional.empty();
+        }
+        return Optional.of("tenant_" + id.substring(1, dash) + ".orders");
     }
 
     /** Whether {@code table} ({@code schema.table}) is one a definition of these rules reads. */
@@ -127,7 +147,7 @@ final class WorkloadRules {
         for (Column column : output) {
             data.set(column.name(), column.kind().expected(text(columns, column.name())));
         }
-        outputs.add(new Output(bucket, name, key, List.copyOf(output), data));
+        outputs.add(new Output(bucket, name, key, List.copyOf(output), data, table));
     }
 
     private static String byOwner(String definition, String owner) {

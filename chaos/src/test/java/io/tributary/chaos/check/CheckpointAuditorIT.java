@@ -36,9 +36,14 @@ class CheckpointAuditorIT {
             parameters: SELECT request.user_id() AS owner
             data:
               - SELECT id, owner, body, created FROM notes WHERE owner = bucket.owner
+          tenant_orders:
+            parameters: SELECT request.user_id() AS owner
+            data:
+              - SELECT * FROM "tenant_%".orders WHERE owner = bucket.owner
         """;
     private static final String ACCOUNTS = "all_accounts[]";
     private static final String NOTES = "by_owner[\"u1\"]";
+    private static final String TENANT = "tenant_orders[\"u1\"]";
     private static final String NOTE = "{\"id\":\"n1\",\"owner\":\"u1\",\"body\":\"%s\",\"created\":"
         + "\"2024-01-02 01:04:05.5Z\"}";
     private static final long TOTAL = 200;
@@ -98,6 +103,35 @@ class CheckpointAuditorIT {
             a.put(3, NOTES, "notes", "n1", NOTE.formatted("hello").replace("01:04:05.5Z", "01:04:05Z"));
 
             assertThat(a.audit(3, lsn)).extracting(Mismatch::check).containsExactly("checkpoint-rows");
+        }
+    }
+
+    @Test
+    void aTableCreatedWhileTheGroupRunsIsAbsentOrWholeNeverPart(TestServices services) throws Exception {
+        try (Audited a = Audited.create(services)) {
+            a.initialRows();
+            a.source("CREATE SCHEMA tenant_1", "CREATE TABLE tenant_1.orders (id text PRIMARY KEY,"
+                + " owner text NOT NULL, qty integer, note text)");
+            try (Connection c = a.source().connect()) {
+                SourceHistory.record(c, "tenant_1.orders");
+            }
+            String lsn = a.source("INSERT INTO tenant_1.orders VALUES ('t1-1', 'u1', 1, 'a'), ('t1-2', 'u1', 2, 'b')");
+            a.putInitialRows();
+            CheckpointAuditor auditor = a.auditor();
+            auditor.start();
+            a.publish(3, lsn);
+            await().atMost(Duration.ofSeconds(30)).until(() -> auditor.audited() == 1);
+            a.put(4, TENANT, "orders", "t1-1", "{\"id\":\"t1-1\",\"owner\":\"u1\",\"qty\":1,\"note\":\"a\"}");
+            a.publish(4, lsn);
+            await().atMost(Duration.ofSeconds(30)).until(() -> auditor.audited() == 2);
+
+            List<Mismatch> mismatches = auditor.finish();
+
+            assertThat(mismatches).singleElement().satisfies(m -> {
+                assertThat(m.check()).isEqualTo("checkpoint-rows");
+                assertThat(m.key()).contains("opId=4").endsWith(TENANT + "/orders/t1-2");
+                assertThat(m.actual()).isEqualTo(Mismatch.ABSENT);
+            });
         }
     }
 
