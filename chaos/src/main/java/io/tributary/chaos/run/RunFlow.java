@@ -66,6 +66,26 @@ public final class RunFlow {
         this.log = log;
     }
 
+    /**
+     * How many times longer than the profile says the progress deadlines are: {@code -Dchaos.time_scale=N}
+     * ({@code ./chaos.sh --time-scale N}) for a machine so loaded that processes take minutes to start; 1 by default.
+     */
+    private static long timeScale() {
+        long scale = Long.getLong("chaos.time_scale", 1);
+        if (scale < 1) {
+            throw new IllegalArgumentException("chaos.time_scale must be at least 1, got " + scale);
+        }
+        return scale;
+    }
+
+    private Duration activeTimeout() {
+        return settings.activeTimeout().multipliedBy(timeScale());
+    }
+
+    private Duration quiesceTimeout() {
+        return settings.quiesceTimeout().multipliedBy(timeScale());
+    }
+
     /** Where the processes' logs go. */
     public Path logs() {
         return environment.directory().resolve("logs").toAbsolutePath();
@@ -122,7 +142,7 @@ public final class RunFlow {
             Optional<SyncRulesGroup> active = awaitActive();
             long activeAt = workload.stats().committed();
             if (active.isEmpty()) {
-                mismatches.add(Mismatch.of("progress", "newest group", "ACTIVE within " + settings.activeTimeout(),
+                mismatches.add(Mismatch.of("progress", "newest group", "ACTIVE within " + activeTimeout(),
                     describeNewestGroup()));
             } else {
                 log.accept("group " + active.get().id() + " ACTIVE; streaming for " + settings.streaming());
@@ -154,7 +174,7 @@ public final class RunFlow {
 
     /** The newest group once it is ACTIVE; storage that does not answer (a fault) is not an answer yet. */
     private Optional<SyncRulesGroup> awaitActive() {
-        long deadline = System.nanoTime() + settings.activeTimeout().toNanos();
+        long deadline = System.nanoTime() + activeTimeout().toNanos();
         while (System.nanoTime() < deadline) {
             try {
                 Optional<SyncRulesGroup> newest = Quiescence.newestGroup(environment.storage());
@@ -187,10 +207,10 @@ public final class RunFlow {
     private List<Mismatch> check() throws Exception {
         Lsn position = Quiescence.sourcePosition(environment.source());
         Optional<SyncRulesGroup> caughtUp = Quiescence.awaitCheckpoint(environment.storage(), position,
-            settings.quiesceTimeout());
+            quiesceTimeout());
         if (caughtUp.isEmpty()) {
             return List.of(Mismatch.of("progress", "checkpoint of the newest group after writes stopped",
-                "ACTIVE with checkpoint LSN >= " + position + " within " + settings.quiesceTimeout(),
+                "ACTIVE with checkpoint LSN >= " + position + " within " + quiesceTimeout(),
                 describeNewestGroup()));
         }
         SyncRulesGroup group = caughtUp.get();
