@@ -67,7 +67,8 @@ public final class RunFlow {
     }
 
     /**
-     * How many times longer than the profile says the progress deadlines are: {@code -Dchaos.time_scale=N}
+     * How many times longer than the profile says the progress deadlines are (and the processes' start):
+     * {@code -Dchaos.time_scale=N}
      * ({@code ./chaos.sh --time-scale N}) for a machine so loaded that processes take minutes to start; 1 by default.
      */
     private static long timeScale() {
@@ -133,7 +134,7 @@ public final class RunFlow {
                 ProcessRole.STORAGE_WRITER)) {
                 startProcesses(pipeline, role);
             }
-            pipeline.awaitReady(READY);
+            pipeline.awaitReady(READY.multipliedBy(timeScale()));
             auditor.start();
             workload.start();
             startProcesses(pipeline, ProcessRole.INGEST);
