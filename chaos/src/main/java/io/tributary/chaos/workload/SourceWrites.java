@@ -135,22 +135,29 @@ final class SourceWrites {
             case 1 -> insertDoc(c, itemKey());
             case 2 -> insertNote(c, itemKey());
             case 3 -> insertOrder(c, orderKey());
-            default -> execute(c, "INSERT INTO " + tenantTable() + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                tenantKey(), values.owner(), values.between(0, 20), values.text());
+            default -> {
+                int tenant = tenant();
+                execute(c, "INSERT INTO " + tenantTable(tenant) + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    tenantKey(tenant), values.owner(), values.between(0, 20), values.text());
+            }
         }
     }
 
     /**
-     * A tenant's orders table ({@link SourceFaults}): one that may not exist yet, in which case the statement fails
-     * with 42P01 or 3F000 and the caller rolls back.
+     * A random tenant ({@link SourceFaults}), whose table may not exist yet: a statement on it then fails with
+     * 42P01 or 3F000 and the caller rolls back.
      */
-    private String tenantTable() {
-        return "tenant_" + (1 + values.random().nextInt(SourceFaults.TENANTS)) + ".orders";
+    private int tenant() {
+        return 1 + values.random().nextInt(SourceFaults.TENANTS);
     }
 
-    private String tenantKey() {
-        return "t" + (1 + values.random().nextInt(SourceFaults.TENANTS)) + "-" + (1 + values.random().nextInt(
-            SourceFaults.TENANT_ROWS * 2));
+    private static String tenantTable(int tenant) {
+        return "tenant_" + tenant + ".orders";
+    }
+
+    /** A key of {@code tenant}'s table: {@code t<tenant>-<k>}, so ids of different tenants never collide. */
+    private String tenantKey(int tenant) {
+        return "t" + tenant + "-" + (1 + values.random().nextInt(SourceFaults.TENANT_ROWS * 2));
     }
 
     /** An update of a random key of a random table (possibly of no row). */
@@ -167,8 +174,11 @@ final class SourceWrites {
                 RandomValues.noteId(itemKey()));
             case 4 -> execute(c, "UPDATE lines SET qty = qty + 1, amount = ? WHERE order_id = ?",
                 values.numeric(), orderKey());
-            default -> execute(c, "UPDATE " + tenantTable() + " SET qty = qty + 1, note = ?, owner = ? WHERE id = ?",
-                values.text(), values.owner(), tenantKey());
+            default -> {
+                int tenant = tenant();
+                execute(c, "UPDATE " + tenantTable(tenant) + " SET qty = qty + 1, note = ?, owner = ? WHERE id = ?",
+                    values.text(), values.owner(), tenantKey(tenant));
+            }
         }
     }
 
@@ -180,7 +190,10 @@ final class SourceWrites {
             case 2 -> execute(c, "DELETE FROM notes WHERE id = ?", RandomValues.noteId(itemKey()));
             case 3 -> execute(c, "DELETE FROM lines WHERE order_id = ? AND line_no = ?", orderKey(),
                 values.between(1, 4));
-            default -> execute(c, "DELETE FROM " + tenantTable() + " WHERE id = ?", tenantKey());
+            default -> {
+                int tenant = tenant();
+                execute(c, "DELETE FROM " + tenantTable(tenant) + " WHERE id = ?", tenantKey(tenant));
+            }
         }
     }
 
