@@ -3,21 +3,24 @@ package io.tributary.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.chaos.run.ChaosRun;
+import io.tributary.chaos.run.FaultKind;
 import io.tributary.chaos.run.Phase;
 import io.tributary.chaos.run.RunReport;
 import io.tributary.chaos.run.RunSettings;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * The CI profile of the chaos suite: one run with small data, writes during and after the snapshot, and a
- * {@code kill -9} of every role in both phases plus random extra faults, as separate processes. It must end with
- * zero mismatches and no crash; no fault planned for streaming may hit the snapshot, faults must have hit both
- * phases, and the workload must have committed transactions while the faults of each phase ran. (Faults are
- * injected one after another, each waiting for its victim's restart, so on a fast machine a snapshot-phase fault can
- * come due after the snapshot ended: it then hits streaming, and the report says so.) The seed is random unless
- * {@code -Dchaos.seed=N}; it is in every message.
+ * {@code kill -9} of every role in both phases plus random extra faults, as separate processes, and in each phase a
+ * kill of ingest right after a transaction across every partition and a new table under a wildcard rule. It must
+ * end with zero mismatches (every checkpoint audited in full) and no crash; no fault planned for streaming may hit
+ * the snapshot, faults must have hit both phases, and the workload must have committed transactions while the
+ * faults of each phase ran. (Faults are injected one after another, each waiting for its victim's restart, so on a
+ * fast machine a snapshot-phase fault can come due after the snapshot ended: it then hits streaming, and the report
+ * says so.) The seed is random unless {@code -Dchaos.seed=N}; it is in every message.
  */
 @RealServices
 class ChaosQuickIT {
@@ -28,7 +31,11 @@ class ChaosQuickIT {
         RunReport report = new ChaosRun(Runs.environment(services, "quick"), RunSettings.quick(seed),
             Runs::print).execute();
 
-        assertThat(report.applied()).as(report.summary()).isGreaterThanOrEqualTo(9);
+        assertThat(report.applied()).as(report.summary()).isGreaterThanOrEqualTo(13);
+        for (FaultKind kind : List.of(FaultKind.KILL_MID_TRANSACTION, FaultKind.NEW_TABLE)) {
+            assertThat(report.faults()).as(kind + " in both phases; " + report.summary())
+                .filteredOn(f -> f.applied() && f.fault().kind() == kind).hasSize(2);
+        }
         assertThat(report.offPhase()).as("faults planned for streaming that hit the snapshot; " + report.summary())
             .noneMatch(f -> f.fault().phase() == Phase.STREAMING);
         assertThat(report.faults()).as(report.summary()).anyMatch(f -> f.applied() && f.hit() == Phase.SNAPSHOT)

@@ -374,7 +374,8 @@ public final class StorageWriter implements Stage {
         properties.put(ConsumerConfig.GROUP_ID_CONFIG, consumerGroup);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // Every partition is sought to its stored offset: a position outside the log is a lost log, never a reset.
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(config.batchRecords(), 10_000));
         properties.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, GroupMembership.HEARTBEAT_INTERVAL_MS);
         if (!GroupProtocol.CONSUMER.name().equalsIgnoreCase(

@@ -8,6 +8,7 @@ import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -73,11 +74,67 @@ class TableLogLostIT {
             h.log.barrier();
             h.log.flush();
 
+            // Stopped by the watch (naming both ids), or by its consumer finding its position outside the new log.
             await().atMost(DETECTION).until(() -> writer.failure().isPresent());
-            assertThat(writer.failure().get()).isInstanceOfSatisfying(TableLogLostException.class, lost -> {
-                assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
-                assertThat(lost.getMessage()).contains(h.names.rows(), before, after, "tributary recover");
-            });
+            assertThat(writer.failure().get()).hasMessageContaining(h.names.rows());
+            writer.close();
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+            assertThat(lost.getMessage()).contains(h.names.rows(), before, after, "tributary recover");
+        }
+    }
+
+    @Test
+    void aRowsTopicRecreatedWhileTheWriterRunsIsNeverReadFromItsStart(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            // More records than the new log will have: the consumers' positions lie past its end.
+            for (int i = 0; i < 8; i++) {
+                h.log.upsert("todos", "a" + i, "{\"id\":\"a" + i + "\",\"title\":\"a\",\"owner\":\"u1\","
+                    + "\"done\":false}");
+            }
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+            try (Connection watchBlocked = h.db.connect(); Statement lock = watchBlocked.createStatement()) {
+                // The periodic check of the log waits on this lock: only the consumer can notice the new log.
+                watchBlocked.setAutoCommit(false);
+                lock.execute("LOCK TABLE tributary.group_kafka_logs IN ACCESS EXCLUSIVE MODE");
+                String before = topicId(h);
+                try (Admin admin = Admin.create(services.kafkaProperties())) {
+                    admin.deleteTopics(List.of(h.names.rows())).all().get();
+                    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                        TopicProvisioner.ensure(admin, h.names, TopicLayout.of(h.partitions, 1, (short) 1));
+                        return !topicId(h).equals(before);
+                    });
+                }
+                // The consumer rejoins the new log and claims its partitions at the stored offsets (past its end).
+                await().atMost(Duration.ofSeconds(30)).until(() -> lowestFencingToken(h) >= 2);
+                for (int i = 0; i < 16; i++) {
+                    h.log.upsert("todos", "b" + i, "{\"id\":\"b" + i + "\",\"title\":\"b\",\"owner\":\"u1\","
+                        + "\"done\":false}");
+                }
+                h.log.barrier();
+                h.log.flush();
+
+                await().atMost(DETECTION).until(() -> writer.failure().isPresent() || appliedRowOf(h, "b"));
+                assertThat(appliedRowOf(h, "b")).as("a row of the new log applied as if it continued the old one")
+                    .isFalse();
+                assertThat(writer.failure().get()).hasMessageContaining(h.names.rows())
+                    .hasMessageContaining("outside the log");
+            }
+        }
+    }
+
+    private static boolean appliedRowOf(WriterHarness h, String prefix) throws Exception {
+        return h.storage.ops().stream().anyMatch(op -> op.rowId().startsWith(prefix));
+    }
+
+    private static long lowestFencingToken(WriterHarness h) throws Exception {
+        try (Connection c = h.db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT min(fencing_token) FROM tributary.partition_offsets"
+                 + " WHERE group_id = " + h.groupId)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

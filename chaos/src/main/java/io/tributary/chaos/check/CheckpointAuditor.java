@@ -23,21 +23,25 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
- * Invariants 2 and 3 during the run, from storage alone, for every checkpoint any group publishes. {@link #start}
- * installs the {@link CheckpointLog} (every publication recorded by the publishing transaction), and a background
- * thread reads the log in publication order, woken by checkpoint notifications and polling:
+ * Invariants 2 and 3 during the run, for every checkpoint any group publishes. {@link #start} installs the
+ * {@link CheckpointLog} (every publication recorded by the publishing transaction), and a background thread reads
+ * the log in publication order, woken by checkpoint notifications and polling:
  * <ul>
  *   <li>each group's checkpoints go forward ({@link CheckpointOrder}): an op id, LSN or epoch that goes back is a
  *       {@code checkpoint-order} mismatch;</li>
- *   <li>the accounts bucket as of each checkpoint (its ops with {@code op_id <=} the checkpoint, reduced per row;
- *       {@code bucket_data} is append-only, so they are that checkpoint's contents however late they are read)
- *       holds every account, and their balances sum to the constant total: transfers between accounts of
- *       different partitions are visible whole or not at all;</li>
+ *   <li>each checkpoint is audited in full ({@link GroupAudit}): every bucket and row a client downloads at it
+ *       (its ops with {@code op_id <=} the checkpoint, reduced per bucket and row) equals the group's rules
+ *       evaluated by hand ({@link WorkloadRules}) over the source as of the checkpoint's LSN, read from the source's
+ *       own row history and WAL commit positions ({@link SourceVersions}), value by value
+ *       ({@code checkpoint-rows}); every op's checksum is computed again from its fields ({@code checkpoint-ops});
+ *       {@code bucket_data} is append-only, so a checkpoint's ops are its contents however late they are read;</li>
+ *   <li>the accounts bucket holds every account and their balances sum to the constant total (transfers between
+ *       accounts of different partitions are visible whole or not at all), a check that needs no history;</li>
  *   <li>it records how many ops of the group have {@code op_id <=} the checkpoint; {@link #finish} counts them
  *       again, so an op committed at or below an already published checkpoint shows up as a mismatch.</li>
  * </ul>
- * No checkpoint is skipped: one that cannot be read because storage does not answer stays in the log and is
- * audited once storage is back (at the latest by {@link #finish}); one whose audit fails otherwise is a
+ * No checkpoint is skipped: one that cannot be read because storage or the source does not answer stays in the log
+ * and is audited once they are back (at the latest by {@link #finish}); one whose audit fails otherwise is a
  * {@code checkpoint-audit} mismatch. Only the checkpoints of a group that was cleared (superseded by a newer
  * deploy, its ops dropped) before they were read are not audited; {@link #dropped} counts them. Audited
  * checkpoints are deleted from the log, so it holds only what is still to be audited.
@@ -55,6 +59,9 @@ public final class CheckpointAuditor implements AutoCloseable {
     }
 
     private final PgEndpoint storage;
+    private final PgEndpoint source;
+    private final SourceVersions versions;
+    private final Map<Long, GroupAudit> groups = new HashMap<>();
     private final String bucket;
     private final String table;
     private final int accounts;
@@ -65,18 +72,24 @@ public final class CheckpointAuditor implements AutoCloseable {
     private final Thread thread;
     private long lastSequence;
     private int taken;
+    private long rowsAudited;
     private int dropped;
     private volatile boolean stopping;
     private volatile String failure = "";
 
     /**
-     * @param bucket   the bucket holding every account, e.g. {@code all_accounts[]}
-     * @param table    the accounts' output table in that bucket
-     * @param accounts how many accounts there are
-     * @param total    their total balance
+     * @param source     the source database, with the workload's row history ({@code SourceHistory})
+     * @param commitSlot the replication slot of the {@link CommitLog}, created before the first audited write
+     * @param bucket     the bucket holding every account, e.g. {@code all_accounts[]}
+     * @param table      the accounts' output table in that bucket
+     * @param accounts   how many accounts there are
+     * @param total      their total balance
      */
-    public CheckpointAuditor(PgEndpoint storage, String bucket, String table, int accounts, long total) {
+    public CheckpointAuditor(PgEndpoint storage, PgEndpoint source, String commitSlot, String bucket, String table,
+                             int accounts, long total) {
         this.storage = storage;
+        this.source = source;
+        this.versions = new SourceVersions(commitSlot);
         this.bucket = bucket;
         this.table = table;
         this.accounts = accounts;
@@ -100,10 +113,11 @@ public final class CheckpointAuditor implements AutoCloseable {
 
     private void run() {
         while (!stopping) {
-            try (Connection listen = storage.connect(); Connection read = storage.connect()) {
+            try (Connection listen = storage.connect(); Connection read = storage.connect();
+                 Connection history = source.connect()) {
                 Checkpoints.listen(listen);
                 while (!stopping) {
-                    auditLogged(read);
+                    auditLogged(read, history);
                     Checkpoints.awaitAdvances(listen, POLL);
                 }
             } catch (SQLException | RuntimeException e) {
@@ -114,10 +128,14 @@ public final class CheckpointAuditor implements AutoCloseable {
     }
 
     /** Audits every logged checkpoint not audited yet, in publication order, and forgets them. */
-    private synchronized void auditLogged(Connection read) throws SQLException {
+    private synchronized void auditLogged(Connection read, Connection history) throws SQLException {
         List<PublishedCheckpoint> batch;
         do {
             batch = CheckpointLog.after(read, lastSequence, BATCH);
+            if (!batch.isEmpty()) {
+                // after the checkpoints were read: the source's WAL is flushed past every one of their LSNs
+                versions.catchUp(history);
+            }
             for (PublishedCheckpoint published : batch) {
                 audit(read, published);
                 lastSequence = published.sequence();
@@ -175,6 +193,15 @@ public final class CheckpointAuditor implements AutoCloseable {
             sum += balance(data);
         }
         long ops = countAtOrBelow(read, group, checkpoint.opId());
+        GroupAudit full = groups.get(group);
+        if (full == null) {
+            String rules = SyncRulesGroups.find(read, group).map(SyncRulesGroup::content).orElseThrow(
+                () -> new IllegalStateException("Group " + group + " is not in storage"));
+            full = new GroupAudit(group, WorkloadRules.of(rules));
+            groups.put(group, full);
+        }
+        mismatches.addAll(full.audit(read, checkpoint, versions));
+        rowsAudited += full.rows();
         audits.add(new Audit(group, checkpoint, ops));
         if (rows.size() != accounts || sum != total) {
             mismatches.add(Mismatch.of("checkpoint", "group " + group + " checkpoint " + checkpoint
@@ -202,6 +229,11 @@ public final class CheckpointAuditor implements AutoCloseable {
                 return rs.getLong(1);
             }
         }
+    }
+
+    /** How many rows (bucket, table, id) the audited checkpoints held, added up over the checkpoints. */
+    public synchronized long rowsAudited() {
+        return rowsAudited;
     }
 
     /** How many checkpoints were audited so far. */
@@ -276,8 +308,8 @@ public final class CheckpointAuditor implements AutoCloseable {
     private void drain() {
         long deadline = System.nanoTime() + DRAIN.toNanos();
         while (true) {
-            try (Connection c = storage.connect()) {
-                auditLogged(c);
+            try (Connection c = storage.connect(); Connection history = source.connect()) {
+                auditLogged(c, history);
                 return;
             } catch (SQLException e) {
                 failure = e.toString();

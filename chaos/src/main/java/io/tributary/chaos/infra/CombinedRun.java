@@ -46,7 +46,8 @@ public final class CombinedRun {
         this.scenarios = List.copyOf(scenarios);
         this.log = line -> log.accept("[" + NAME + " seed " + settings.seed() + "] " + line);
         this.flow = new RunFlow(environment, settings, this.log);
-        this.processes = new FaultInjector(settings.plan(), environment.storage(), settings.seed(), this.log);
+        this.processes = new FaultInjector(settings.plan(), environment.storage(), environment.source(),
+            settings.seed(), this.log);
         for (int i = 0; i < this.scenarios.size(); i++) {
             InfraScenario scenario = this.scenarios.get(i);
             String tag = scenario.name();

@@ -19,7 +19,8 @@ public final class ChaosRun {
         this.settings = settings;
         this.log = line -> log.accept("[seed " + settings.seed() + "] " + line);
         this.flow = new RunFlow(environment, settings, this.log);
-        this.injector = new FaultInjector(settings.plan(), environment.storage(), settings.seed(), this.log);
+        this.injector = new FaultInjector(settings.plan(), environment.storage(), environment.source(),
+            settings.seed(), this.log);
     }
 
     /**

@@ -30,7 +30,8 @@ public record Fault(Phase phase, Duration delay, FaultKind kind, ProcessRole rol
     @Override
     public String toString() {
         return kind + " " + role.shortName() + " (" + phase.name().toLowerCase(Locale.ROOT) + " +"
-            + delay.toMillis() / 1000.0 + " s" + (kind == FaultKind.KILL ? ", down " + downFor.toMillis() / 1000.0
+            + delay.toMillis() / 1000.0 + " s" + (kind == FaultKind.KILL || kind == FaultKind.KILL_MID_TRANSACTION
+            ? ", down " + downFor.toMillis() / 1000.0
             + " s" : "") + ")";
     }
 }

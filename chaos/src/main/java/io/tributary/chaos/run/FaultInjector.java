@@ -4,6 +4,7 @@ import io.tributary.chaos.check.Quiescence;
 import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.PipelineProcess;
 import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.chaos.workload.SourceFaults;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
 import java.sql.SQLException;
@@ -30,6 +31,7 @@ public final class FaultInjector implements RunFaults {
 
     private final FaultPlan plan;
     private final PgEndpoint storage;
+    private final SourceFaults source;
     private final Random random;
     private final Consumer<String> log;
     private final List<InjectedFault> injected = new ArrayList<>();
@@ -44,11 +46,13 @@ public final class FaultInjector implements RunFaults {
     /**
      * @param plan    the faults to inject
      * @param storage the run's storage (directly), to see the newest group's phase
+     * @param source  the run's source (directly), for the faults the source causes
      * @param seed    the run's seed, which draws the victims
      */
-    public FaultInjector(FaultPlan plan, PgEndpoint storage, long seed, Consumer<String> log) {
+    public FaultInjector(FaultPlan plan, PgEndpoint storage, PgEndpoint source, long seed, Consumer<String> log) {
         this.plan = plan;
         this.storage = storage;
+        this.source = new SourceFaults(source, seed);
         this.random = new Random(seed * 31 + 7);
         this.log = log;
         this.thread = new Thread(this::run, "chaos-fault-injector");
@@ -118,6 +122,8 @@ public final class FaultInjector implements RunFaults {
             case KILL -> kill(fault);
             case ADD -> add(fault.role());
             case REMOVE -> remove(fault.role());
+            case KILL_MID_TRANSACTION -> killMidTransaction(fault);
+            case NEW_TABLE -> newTable();
         };
         InjectedFault done = new InjectedFault(at, fault, outcome, hit);
         synchronized (this) {
@@ -140,6 +146,37 @@ public final class FaultInjector implements RunFaults {
         PipelineProcess replacement = pipeline.restart(victim.get());
         return "kill -9 " + what + ", restarted as " + replacement.name() + " after " + fault.downFor().toMillis()
             + " ms";
+    }
+
+    private String killMidTransaction(Fault fault) {
+        String transaction;
+        try {
+            transaction = source.wideTransaction();
+        } catch (SQLException e) {
+            return InjectedFault.SKIPPED + "the wide transaction failed: " + e.getMessage();
+        }
+        // every ingest process: the active one reads the transaction, a standby may be the one a pick finds
+        List<PipelineProcess> victims = pipeline.processes(fault.role());
+        if (victims.isEmpty()) {
+            return InjectedFault.SKIPPED + transaction + ", but no live " + fault.role().shortName();
+        }
+        victims.forEach(pipeline::kill);
+        long until = System.nanoTime() + fault.downFor().toNanos();
+        while (System.nanoTime() < until) {
+            LockSupport.parkNanos(TICK.toNanos());
+        }
+        List<String> restarted = victims.stream().map(v -> v + " restarted as " + pipeline.restart(v).name())
+            .toList();
+        return transaction + ", then kill -9 of every " + fault.role().shortName() + ": " + restarted + " after "
+            + fault.downFor().toMillis() + " ms";
+    }
+
+    private String newTable() {
+        try {
+            return "created " + source.newTenant() + " with " + SourceFaults.TENANT_ROWS_TEXT;
+        } catch (SQLException e) {
+            return InjectedFault.SKIPPED + "creating a tenant failed: " + e.getMessage();
+        }
     }
 
     private String add(ProcessRole role) {

@@ -11,7 +11,8 @@ import java.util.Random;
  * The faults of one run, drawn from its seed: in each phase, one {@code kill -9} of every role in random order; a
  * rebalance, that is one more process of a random role during the snapshot and the removal (SIGTERM) of one of
  * that role's processes while streaming; plus {@code extra} random faults (kills of any role, added and removed
- * processes). Each fires at a random delay within its phase's window.
+ * processes); and in each phase one kill of ingest right after a transaction across every partition commits, and
+ * one new table under a wildcard rule. Each fires at a random delay within its phase's window.
  *
  * @param faults the faults, by phase, then delay
  */
@@ -50,9 +51,16 @@ public record FaultPlan(List<Fault> faults) {
         for (int i = 0; i < extra; i++) {
             Phase phase = random.nextInt(3) == 0 ? Phase.SNAPSHOT : Phase.STREAMING;
             Duration window = phase == Phase.SNAPSHOT ? snapshotWindow : streamingWindow;
-            FaultKind kind = FaultKind.values()[random.nextInt(FaultKind.values().length)];
+            FaultKind kind = FaultKind.PROCESS.get(random.nextInt(FaultKind.PROCESS.size()));
             ProcessRole role = ProcessRole.values()[random.nextInt(ProcessRole.values().length)];
             faults.add(new Fault(phase, within(random, window), kind, role, downFor(random)));
+        }
+        for (Phase phase : Phase.values()) {
+            Duration window = phase == Phase.SNAPSHOT ? snapshotWindow : streamingWindow;
+            faults.add(new Fault(phase, within(random, window), FaultKind.KILL_MID_TRANSACTION, ProcessRole.INGEST,
+                downFor(random)));
+            faults.add(new Fault(phase, within(random, window), FaultKind.NEW_TABLE, ProcessRole.INGEST,
+                Duration.ZERO));
         }
         return new FaultPlan(faults);
     }

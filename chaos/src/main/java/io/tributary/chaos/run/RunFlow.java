@@ -2,6 +2,7 @@ package io.tributary.chaos.run;
 
 import io.tributary.chaos.check.BucketCheck;
 import io.tributary.chaos.check.CheckpointAuditor;
+import io.tributary.chaos.check.CommitLog;
 import io.tributary.chaos.check.Mismatch;
 import io.tributary.chaos.check.Quiescence;
 import io.tributary.chaos.check.RowsTopicCheck;
@@ -65,6 +66,27 @@ public final class RunFlow {
         this.log = log;
     }
 
+    /**
+     * How many times longer than the profile says the progress deadlines are (and the processes' start):
+     * {@code -Dchaos.time_scale=N}
+     * ({@code ./chaos.sh --time-scale N}) for a machine so loaded that processes take minutes to start; 1 by default.
+     */
+    private static long timeScale() {
+        long scale = Long.getLong("chaos.time_scale", 1);
+        if (scale < 1) {
+            throw new IllegalArgumentException("chaos.time_scale must be at least 1, got " + scale);
+        }
+        return scale;
+    }
+
+    private Duration activeTimeout() {
+        return settings.activeTimeout().multipliedBy(timeScale());
+    }
+
+    private Duration quiesceTimeout() {
+        return settings.quiesceTimeout().multipliedBy(timeScale());
+    }
+
     /** Where the processes' logs go. */
     public Path logs() {
         return environment.directory().resolve("logs").toAbsolutePath();
@@ -89,7 +111,9 @@ public final class RunFlow {
         Path rules = environment.directory().resolve("sync-rules.yaml");
         Files.writeString(rules, WorkloadSchema.SYNC_RULES);
         WorkloadSchema schema = settings.schema();
+        String commitSlot = commitSlot();
         try (Connection c = environment.source().connect()) {
+            CommitLog.create(c, commitSlot);
             schema.create(c, settings.seed());
         }
         PipelineSettings direct = new PipelineSettings(environment.jar(), environment.kafka(),
@@ -97,8 +121,8 @@ public final class RunFlow {
             environment.slotName(), rules, Map.of("TRIBUTARY_REPLICATION_SNAPSHOT_CHUNK_ROWS",
             Integer.toString(settings.chunkRows())), logs());
         List<Mismatch> mismatches = new ArrayList<>();
-        CheckpointAuditor auditor = new CheckpointAuditor(environment.storage(), WorkloadSchema.ACCOUNTS_BUCKET,
-            WorkloadSchema.ACCOUNTS_TABLE, schema.accounts(), schema.totalBalance());
+        CheckpointAuditor auditor = new CheckpointAuditor(environment.storage(), environment.source(), commitSlot,
+            WorkloadSchema.ACCOUNTS_BUCKET, WorkloadSchema.ACCOUNTS_TABLE, schema.accounts(), schema.totalBalance());
         WorkloadStats stats;
         PhaseWrites writes;
         CrashWatcher crashes;
@@ -110,7 +134,7 @@ public final class RunFlow {
                 ProcessRole.STORAGE_WRITER)) {
                 startProcesses(pipeline, role);
             }
-            pipeline.awaitReady(READY);
+            pipeline.awaitReady(READY.multipliedBy(timeScale()));
             auditor.start();
             workload.start();
             startProcesses(pipeline, ProcessRole.INGEST);
@@ -119,7 +143,7 @@ public final class RunFlow {
             Optional<SyncRulesGroup> active = awaitActive();
             long activeAt = workload.stats().committed();
             if (active.isEmpty()) {
-                mismatches.add(Mismatch.of("progress", "newest group", "ACTIVE within " + settings.activeTimeout(),
+                mismatches.add(Mismatch.of("progress", "newest group", "ACTIVE within " + activeTimeout(),
                     describeNewestGroup()));
             } else {
                 log.accept("group " + active.get().id() + " ACTIVE; streaming for " + settings.streaming());
@@ -133,6 +157,8 @@ public final class RunFlow {
                 mismatches.addAll(check());
             }
             mismatches.addAll(auditor.finish());
+            log.accept("checkpoint audit: " + auditor.audited() + " checkpoints audited in full, "
+                + auditor.rowsAudited() + " bucket rows compared with the source as of their checkpoint's LSN");
             crashes.restartCrashed();
         } finally {
             auditor.close();
@@ -149,7 +175,7 @@ public final class RunFlow {
 
     /** The newest group once it is ACTIVE; storage that does not answer (a fault) is not an answer yet. */
     private Optional<SyncRulesGroup> awaitActive() {
-        long deadline = System.nanoTime() + settings.activeTimeout().toNanos();
+        long deadline = System.nanoTime() + activeTimeout().toNanos();
         while (System.nanoTime() < deadline) {
             try {
                 Optional<SyncRulesGroup> newest = Quiescence.newestGroup(environment.storage());
@@ -182,10 +208,10 @@ public final class RunFlow {
     private List<Mismatch> check() throws Exception {
         Lsn position = Quiescence.sourcePosition(environment.source());
         Optional<SyncRulesGroup> caughtUp = Quiescence.awaitCheckpoint(environment.storage(), position,
-            settings.quiesceTimeout());
+            quiesceTimeout());
         if (caughtUp.isEmpty()) {
             return List.of(Mismatch.of("progress", "checkpoint of the newest group after writes stopped",
-                "ACTIVE with checkpoint LSN >= " + position + " within " + settings.quiesceTimeout(),
+                "ACTIVE with checkpoint LSN >= " + position + " within " + quiesceTimeout(),
                 describeNewestGroup()));
         }
         SyncRulesGroup group = caughtUp.get();
@@ -194,8 +220,10 @@ public final class RunFlow {
         List<Mismatch> mismatches = new ArrayList<>();
         Map<String, Map<String, String>> source;
         Map<String, Set<String>> sqlBuckets;
+        List<String> tables;
         try (Connection c = environment.source().connect()) {
-            source = SourceTables.read(c, WorkloadSchema.TABLES);
+            tables = WorkloadSchema.tables(c);
+            source = SourceTables.read(c, tables);
             sqlBuckets = SqlBuckets.expected(c);
         }
         try (Connection c = environment.storage().connect()) {
@@ -206,15 +234,25 @@ public final class RunFlow {
         Properties kafka = new Properties();
         kafka.put("bootstrap.servers", environment.kafka());
         mismatches.addAll(RowsTopicCheck.compare(source, RowsTopicCheck.read(kafka,
-            new TopicNames(environment.topicPrefix()).rows(), WorkloadSchema.TABLES)));
+            new TopicNames(environment.topicPrefix()).rows(), tables)));
         long rows = source.values().stream().mapToLong(Map::size).sum();
         log.accept("checked " + rows + " source rows against group " + group.id() + "'s buckets and the rows topic: "
             + mismatches.size() + " mismatches");
         return mismatches;
     }
 
-    /** Drops the run's replication slot, so finished runs do not hold WAL on a shared server. */
+    /** The replication slot of the auditor's {@link CommitLog}. */
+    private String commitSlot() {
+        return environment.slotName() + "_audit";
+    }
+
+    /** Drops the run's replication slots, so finished runs do not hold WAL on a shared server. */
     private void dropSlot() {
+        try (Connection c = environment.source().connect()) {
+            CommitLog.drop(c, commitSlot());
+        } catch (SQLException e) {
+            log.accept("dropping slot " + commitSlot() + ": " + e.getMessage());
+        }
         for (int attempt = 0; attempt < 20; attempt++) {
             try (Connection c = environment.source().connect();
                  PreparedStatement drop = c.prepareStatement("SELECT pg_drop_replication_slot(slot_name)"

@@ -2,10 +2,13 @@ package io.tributary.chaos.run;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 
 /**
  * The soak profile: runs rounds ({@link ChaosRun}s with seeds {@code seed, seed + 1, ...}, each in a fresh
@@ -35,6 +38,17 @@ public final class Soak {
             return reports.stream().mapToInt(RunReport::applied).sum();
         }
 
+        public int checkpoints() {
+            return reports.stream().mapToInt(RunReport::checkpoints).sum();
+        }
+
+        /** The faults that did something, by kind. */
+        public Map<FaultKind, Long> faultsByKind() {
+            return reports.stream().flatMap(r -> r.faults().stream()).filter(InjectedFault::applied)
+                .collect(Collectors.groupingBy(f -> f.fault().kind(), () -> new EnumMap<>(FaultKind.class),
+                    Collectors.counting()));
+        }
+
         public int mismatches() {
             return reports.stream().mapToInt(r -> r.mismatches().size()).sum();
         }
@@ -51,8 +65,8 @@ public final class Soak {
         /** {@code runs, faults injected, mismatches}, then the seeds of rounds that were not clean. */
         public String summary() {
             StringBuilder out = new StringBuilder("chaos soak: " + runs() + " runs, " + faults()
-                + " faults injected, " + mismatches() + " mismatches, " + crashes() + " crashes, " + failures.size()
-                + " failed rounds");
+                + " faults injected " + faultsByKind() + ", " + checkpoints() + " checkpoints audited, "
+                + mismatches() + " mismatches, " + crashes() + " crashes, " + failures.size() + " failed rounds");
             reports.stream().filter(r -> !r.clean()).forEach(r -> out.append("\n").append(r.summary()));
             failures.forEach(f -> out.append("\n  FAILED ROUND ").append(f));
             return out.toString();

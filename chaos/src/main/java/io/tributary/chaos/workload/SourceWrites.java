@@ -130,17 +130,39 @@ final class SourceWrites {
 
     /** An insert into a random table of a random key. */
     void insert(Connection c) throws SQLException {
-        switch (values.random().nextInt(4)) {
+        switch (values.random().nextInt(5)) {
             case 0 -> insertItem(c, itemKey());
             case 1 -> insertDoc(c, itemKey());
             case 2 -> insertNote(c, itemKey());
-            default -> insertOrder(c, orderKey());
+            case 3 -> insertOrder(c, orderKey());
+            default -> {
+                int tenant = tenant();
+                execute(c, "INSERT INTO " + tenantTable(tenant) + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    tenantKey(tenant), values.owner(), values.between(0, 20), values.text());
+            }
         }
+    }
+
+    /**
+     * A random tenant ({@link SourceFaults}), whose table may not exist yet: a statement on it then fails with
+     * 42P01 or 3F000 and the caller rolls back.
+     */
+    private int tenant() {
+        return 1 + values.random().nextInt(SourceFaults.TENANTS);
+    }
+
+    private static String tenantTable(int tenant) {
+        return "tenant_" + tenant + ".orders";
+    }
+
+    /** A key of {@code tenant}'s table: {@code t<tenant>-<k>}, so ids of different tenants never collide. */
+    private String tenantKey(int tenant) {
+        return "t" + tenant + "-" + (1 + values.random().nextInt(SourceFaults.TENANT_ROWS * 2));
     }
 
     /** An update of a random key of a random table (possibly of no row). */
     void update(Connection c) throws SQLException {
-        switch (values.random().nextInt(5)) {
+        switch (values.random().nextInt(6)) {
             case 0 -> execute(c, "UPDATE items SET qty = ?, flag = NOT flag, title = ?, owner = ? WHERE id = ?",
                 values.between(0, 100), values.text(), values.owner(), (long) itemKey());
             case 1 -> execute(c, "UPDATE items SET ratio = ?, tags = ?, meta = ?::jsonb, span = ?::interval"
@@ -150,19 +172,28 @@ final class SourceWrites {
                 values.json(), RandomValues.docId(itemKey()));
             case 3 -> execute(c, "UPDATE notes SET body = ?, owner = ? WHERE id = ?", values.text(), values.owner(),
                 RandomValues.noteId(itemKey()));
-            default -> execute(c, "UPDATE lines SET qty = qty + 1, amount = ? WHERE order_id = ?",
+            case 4 -> execute(c, "UPDATE lines SET qty = qty + 1, amount = ? WHERE order_id = ?",
                 values.numeric(), orderKey());
+            default -> {
+                int tenant = tenant();
+                execute(c, "UPDATE " + tenantTable(tenant) + " SET qty = qty + 1, note = ?, owner = ? WHERE id = ?",
+                    values.text(), values.owner(), tenantKey(tenant));
+            }
         }
     }
 
     /** A delete of a random key of a random table. */
     void delete(Connection c) throws SQLException {
-        switch (values.random().nextInt(4)) {
+        switch (values.random().nextInt(5)) {
             case 0 -> execute(c, "DELETE FROM items WHERE id = ?", (long) itemKey());
             case 1 -> execute(c, "DELETE FROM docs WHERE id = ?", RandomValues.docId(itemKey()));
             case 2 -> execute(c, "DELETE FROM notes WHERE id = ?", RandomValues.noteId(itemKey()));
-            default -> execute(c, "DELETE FROM lines WHERE order_id = ? AND line_no = ?", orderKey(),
+            case 3 -> execute(c, "DELETE FROM lines WHERE order_id = ? AND line_no = ?", orderKey(),
                 values.between(1, 4));
+            default -> {
+                int tenant = tenant();
+                execute(c, "DELETE FROM " + tenantTable(tenant) + " WHERE id = ?", tenantKey(tenant));
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package io.tributary.chaos.workload;
 import io.tributary.postgres.PgEndpoint;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Seeded concurrent writers against the source. Each writer thread has its own connection and
  * {@code Random(seed, writer)}, and loops: pick a transaction (a single insert, update, delete or primary key
- * change, a transfer between two accounts, or a mix of two to six of them), commit it, pace. The optional long
+ * change, a transfer between two accounts, or a mix of two to six of them; writes to tenant tables once they exist),
+ * commit it (a quarter of them with {@code synchronous_commit = off}), pace. The optional long
  * writer opens a transaction, transfers and updates, keeps it open for 1.5 to 5 seconds while the others commit,
  * then commits. Conflicts roll the transaction back, so every transfer commits whole or not at all.
  *
@@ -23,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Workload implements AutoCloseable {
 
-    private static final List<String> EXPECTED_CONFLICTS = List.of("23505", "40P01", "40001");
+    /** Unique violation, deadlock, serialization failure, and a tenant table or schema not created yet. */
+    private static final List<String> EXPECTED_CONFLICTS = List.of("23505", "40P01", "40001", "42P01", "3F000");
     private static final int MAX_RECORDED_ERRORS = 5;
 
     private final PgEndpoint source;
@@ -99,6 +102,9 @@ public final class Workload implements AutoCloseable {
             next += pace.toNanos();
             try {
                 c = connected(c);
+                if (random.nextInt(4) == 0) {
+                    asynchronousCommit(c);
+                }
                 int transaction = random.nextInt(100);
                 if (transaction < 80) {
                     one(writes, random, c, transaction);
@@ -115,6 +121,13 @@ public final class Workload implements AutoCloseable {
             LockSupport.parkNanos(Math.max(0, next - System.nanoTime()));
         }
         close(c);
+    }
+
+    /** This transaction commits without waiting for its WAL to be flushed ({@code synchronous_commit = off}). */
+    private static void asynchronousCommit(Connection c) throws SQLException {
+        try (Statement statement = c.createStatement()) {
+            statement.execute("SET LOCAL synchronous_commit TO off");
+        }
     }
 
     private static void one(SourceWrites writes, Random random, Connection c, int choice) throws SQLException {

@@ -1,8 +1,10 @@
 package io.tributary.chaos.workload;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -36,7 +38,10 @@ public record WorkloadSchema(int accounts, int items, int orders) {
     public static final List<String> TABLES = List.of("public.accounts", "public.items", "public.docs",
         "public.notes", "public.lines");
 
-    /** The sync rules: accounts in one global bucket, the rest by owner, and a filtered global bucket. */
+    /**
+     * The sync rules: accounts in one global bucket, the rest by owner, a filtered global bucket, and the orders of
+     * every tenant schema ({@code tenant_<n>.orders}, created while the pipeline runs: {@link SourceFaults}) by owner.
+     */
     public static final String SYNC_RULES = """
         bucket_definitions:
           all_accounts:
@@ -52,6 +57,10 @@ public record WorkloadSchema(int accounts, int items, int orders) {
           flagged:
             data:
               - SELECT id, title, qty, price FROM items WHERE flag = TRUE AND qty > 50
+          tenant_orders:
+            parameters: SELECT request.user_id() AS owner
+            data:
+              - SELECT * FROM "tenant_%".orders WHERE owner = bucket.owner
         """;
 
     private static final List<String> DDL = List.of(
@@ -74,16 +83,37 @@ public record WorkloadSchema(int accounts, int items, int orders) {
         }
     }
 
+    /** {@link #TABLES} and the tenant tables the source has now, as {@code schema.table}. */
+    public static List<String> tables(Connection source) throws SQLException {
+        List<String> tables = new ArrayList<>(TABLES);
+        try (Statement statement = source.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT n.nspname || '.' || c.relname FROM pg_class c"
+                 + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname LIKE 'tenant\\_%'"
+                 + " AND c.relname = 'orders' AND c.relkind = 'r' ORDER BY 1")) {
+            while (rs.next()) {
+                tables.add(rs.getString(1));
+            }
+        }
+        return tables;
+    }
+
     /** The sum of all balances, at every moment. */
     public long totalBalance() {
         return accounts * INITIAL_BALANCE;
     }
 
-    /** Creates the tables and loads the initial rows, drawn from {@code seed}. */
+    /**
+     * Creates the tables, with their row history ({@link SourceHistory}), and loads the initial rows, drawn from
+     * {@code seed}.
+     */
     public void create(Connection source, long seed) throws SQLException {
+        SourceHistory.install(source);
         try (Statement statement = source.createStatement()) {
             for (String ddl : DDL) {
                 statement.execute(ddl);
+            }
+            for (String table : TABLES) {
+                SourceHistory.record(source, table);
             }
             statement.execute("INSERT INTO accounts SELECT i, 'owner-' || (i % 7), " + INITIAL_BALANCE
                 + " FROM generate_series(1, " + accounts + ") i");

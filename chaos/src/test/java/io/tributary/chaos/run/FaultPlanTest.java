@@ -28,6 +28,17 @@ class FaultPlanTest {
     }
 
     @Test
+    void everyPhaseKillsIngestAfterAWideTransactionAndCreatesATable() {
+        FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 20);
+
+        for (Phase phase : Phase.values()) {
+            assertThat(plan.of(phase)).filteredOn(f -> f.kind() == FaultKind.KILL_MID_TRANSACTION)
+                .extracting(Fault::role).containsExactly(ProcessRole.INGEST);
+            assertThat(plan.of(phase)).filteredOn(f -> f.kind() == FaultKind.NEW_TABLE).hasSize(1);
+        }
+    }
+
+    @Test
     void aProcessAddedDuringTheSnapshotIsRemovedWhileStreaming() {
         FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 0);
 

@@ -55,6 +55,10 @@ import org.slf4j.LoggerFactory;
  *       storage and skip DONE chunks;</li>
  *   <li>moves the remaining tasks of a window planned for reprocessing to the active queue once an ACTIVE group
  *       needs its table;</li>
+ *   <li>records a FAILED window for a table a live group's writers applied rows of that has none and no longer
+ *       exists in the source ({@link DroppedTables}): nothing else would release the checkpoints it holds;</li>
+ *   <li>checks each table about to get a window against the rules of every live group that reads it
+ *       ({@link RowIdCheck}: an id that is not the table's primary key holds that group's checkpoints);</li>
  *   <li>plans the needed tables that have no window: a DONE window is never re-planned, nor a FAILED one (see
  *       {@link #resnapshot(TableId, TaskPriority)}), except a table that could not be described (no key, a column
  *       of an unsupported type) and can be now: someone fixed it, so it gets a new window;</li>
@@ -124,6 +128,7 @@ public final class SnapshotPlanner implements Stage {
                 recovered = true;
             }
             TableDemand demand = TableDemand.read(store, src, rules);
+            DroppedTables.recordWindows(store, src);
             Map<TableId, WindowProgress> latest = new HashMap<>();
             for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
                 latest.put(TableId.of(window.window().schema(), window.window().table()), window);
@@ -160,6 +165,7 @@ public final class SnapshotPlanner implements Stage {
             }
             Set<TableId> waiting = CaptureGate.waiting(src, config, toPlan.keySet());
             toPlan.keySet().removeAll(waiting);
+            RowIdCheck.beforeWindows(store, src, rules, toPlan.keySet());
             WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan, interrupted);
             // A table waiting for capture has no window yet: no group is planned before it has one.
             List<Long> planned = waiting.isEmpty() ? SyncRulesGroups.markPlanned(store, demand.groups()) : List.of();
@@ -182,7 +188,9 @@ public final class SnapshotPlanner implements Stage {
      * failed it, or to re-snapshot a DONE table), unless one is open.
      *
      * @return the new window's id, empty if the table has an open window or is not a table
-     * @throws PlanningException if the capture's publication does not publish the table yet ({@link CaptureGate})
+     * @throws PlanningException if the capture's publication does not publish the table yet ({@link CaptureGate}),
+     *                           or a live group's rules read it with an id that is not its primary key
+     *                           ({@link RowIdCheck}; a window whose check passes releases the group)
      */
     public synchronized Optional<String> resnapshot(TableId table, TaskPriority priority) throws SQLException {
         try (Connection store = storage.connect(); Connection src = source.connect()) {
@@ -196,6 +204,11 @@ public final class SnapshotPlanner implements Stage {
                 throw new PlanningException("Not snapshotting " + table.quoted() + " yet: publication "
                     + config.publication().get() + " does not publish it; ingest adds it at its next table refresh"
                     + " (its log says why if it cannot), then the planner snapshots it by itself");
+            }
+            Map<TableId, List<String>> conflicts = RowIdCheck.beforeWindows(store, src, rules, List.of(table));
+            if (!conflicts.isEmpty()) {
+                throw new PlanningException("Not snapshotting " + table.quoted() + ": "
+                    + String.join(" ", conflicts.get(table)));
             }
             WindowPlanning.Outcome outcome = planning.plan(store, src, Map.of(table, priority), Map.of());
             if (outcome.opened() == 0) {

@@ -6,12 +6,12 @@ import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.PlannerTableRebuild;
+import io.tributary.launcher.lifecycle.SyncRulesMatcher;
 import io.tributary.launcher.lifecycle.TableLogRecovery;
 import io.tributary.launcher.run.Pipeline;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
-import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.provision.TopicProvisioner;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.TableLogLostException;
@@ -62,7 +62,7 @@ public final class RecoverCommand implements Callable<Integer> {
                      .withPublication(settings.replication().publicationName())
                      .withSlot(settings.replication().slotName()),
                  () -> Environment.connect(environment.source()), () -> Environment.connect(environment.storage()),
-                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
+                 new SyncRulesMatcher());
              Connection storage = Environment.connect(environment.storage())) {
             Migrations.migrate(storage);
             TopicProvisioner.ensure(admin, Pipeline.topics(settings), Pipeline.layout(settings));

@@ -6,8 +6,8 @@ import io.tributary.ingest.planner.SnapshotPlanner;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.StartupWait;
+import io.tributary.launcher.lifecycle.SyncRulesMatcher;
 import io.tributary.launcher.run.Pipeline;
-import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskPriority;
 import java.io.PrintWriter;
@@ -56,7 +56,7 @@ public final class ResnapshotCommand implements Callable<Integer> {
                      .withPublication(settings.replication().publicationName())
                      .withSlot(settings.replication().slotName()),
                  () -> Environment.connect(environment.source()), () -> Environment.connect(environment.storage()),
-                 (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables))) {
+                 new SyncRulesMatcher())) {
             Optional<String> window;
             try {
                 window = planner.resnapshot(id, TaskPriority.ACTIVE_SNAPSHOT);

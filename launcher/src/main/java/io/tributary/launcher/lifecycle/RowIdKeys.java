@@ -23,8 +23,9 @@ import java.util.Optional;
  * that is another column (or one column of a composite key) lets a change of its value become a REMOVE of the old
  * id and a PUT of the new one in two partitions, whose op ids are not ordered: the row can vanish on the client.
  * Rules reading such a table are therefore refused at deploy. Wildcard table patterns are checked for every
- * matching table the source has now; tables not yet in the source, and tables capture refuses (no key, a column
- * type it cannot encode), are not checked.
+ * matching table the source has now; tables capture refuses (no key, a column type it cannot encode) are not
+ * checked. A table created later is checked by the snapshot planner before its window opens
+ * ({@link #problems}, through {@link SyncRulesMatcher}).
  */
 public final class RowIdKeys {
 
@@ -55,6 +56,24 @@ public final class RowIdKeys {
             problems.forEach(problem -> message.append(System.lineSeparator()).append("  ").append(problem));
             throw new RulesFile.InvalidRulesException(message.toString(), null);
         }
+    }
+
+    /**
+     * The problems of {@code rules}' data queries that read {@code table} (a table of {@code source}, a connection
+     * the caller owns), one per offending query as {@code LINE:COLUMN: message} (the message names the query, the
+     * table, its key and the fix); empty if every such query's id is the table's primary key, or if capture refuses
+     * the table (no key, a column it cannot encode) or it does not exist.
+     */
+    public static List<String> problems(Connection source, SyncRules rules, TableId table) throws SQLException {
+        SourceCatalog catalog = new SourceCatalog(source);
+        List<String> problems = new ArrayList<>();
+        for (DataQueryId id : rules.dataQueryIds()) {
+            if (id.reads(new SourceTable(table.schema(), table.name()))) {
+                problem(catalog, table, id).ifPresent(message -> problems.add(id.line() + ":" + id.column() + ": "
+                    + message));
+            }
+        }
+        return problems;
     }
 
     private static Optional<String> problem(SourceCatalog catalog, TableId table, DataQueryId id)

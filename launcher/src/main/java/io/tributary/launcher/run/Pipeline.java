@@ -12,12 +12,12 @@ import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.launcher.lifecycle.PlannerTableRebuild;
+import io.tributary.launcher.lifecycle.SyncRulesMatcher;
 import io.tributary.launcher.lifecycle.TableLogRecovery;
 import io.tributary.snapshot.SnapshotWorkerConfig;
 import io.tributary.snapshot.SnapshotWorkers;
 import io.tributary.stream.StreamWorker;
 import io.tributary.stream.StreamWorkerConfig;
-import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.lifecycle.Stage;
@@ -178,7 +178,7 @@ public final class Pipeline implements AutoCloseable {
                     .withPublication(config.replication().publicationName())
                     .withSlot(config.replication().slotName()),
                 () -> Environment.connect(source), () -> Environment.connect(storage),
-                (rules, tables) -> SyncRules.parse(rules).tablesMatching(tables));
+                new SyncRulesMatcher());
             AtomicReference<String> notStarted = new AtomicReference<>();
             snapshotPlanner.set(planner);
             add(Role.Part.PLANNER, planner, () -> Optional.ofNullable(notStarted.get())

@@ -4,6 +4,7 @@ import io.tributary.storage.checkpoint.Checkpoints;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.LoadPhase;
+import io.tributary.storage.progress.RowIdConflicts;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableId;
@@ -49,6 +50,9 @@ import org.slf4j.LoggerFactory;
  * <p>A table the group's writers applied rows of ({@code table_rows}) but that has no window at all (created, or
  * first matched by a wildcard, after the group was planned) holds every checkpoint that includes some of those
  * rows until the planner stored its window, which then holds them until it is ready.
+ *
+ * <p>A group whose rules read a table with an id that is not its primary key ({@link RowIdConflicts}, found by the
+ * planner for a table created or matched after deploy) publishes nothing until that is resolved.
  *
  * <p>Not thread-safe: one per thread; the connection (auto-commit off) is the caller's.
  */
@@ -112,9 +116,10 @@ public final class Checkpointer {
                 logHeld("the snapshot of group " + groupId + " is not planned yet");
                 return Optional.empty();
             }
-            Optional<String> heldBy = current.epoch() < 0
-                ? CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection))
-                : Optional.empty();
+            Optional<String> heldBy = RowIdConflicts.first(connection, groupId);
+            if (heldBy.isEmpty() && current.epoch() < 0) {
+                heldBy = CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection));
+            }
             if (heldBy.isEmpty()) {
                 // before the windows: a window the planner stores in between is then read as required
                 heldBy = CheckpointMath.heldByUnplanned(candidate.get(), unplannedTables(connection));

@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
@@ -143,6 +144,10 @@ public final class WriterLoop implements Runnable {
                     records = consumer.poll(pollTimeout);
                 } catch (WakeupException e) {
                     continue;
+                } catch (InvalidOffsetException e) {
+                    throw new IllegalStateException(name + ": the positions " + e.partitions() + " of " + topic
+                        + " lie outside the log Kafka holds now (the topic was deleted and created again, or records"
+                        + " were deleted): the writer stops, and its next start checks the log and recovers", e);
                 }
                 stage(records);
                 for (PartitionAssignment state : states.values()) {

@@ -176,7 +176,7 @@ public final class SyncRulesGroups {
                 ddl.execute("DROP TABLE IF EXISTS tributary.current_data_g" + id);
                 ddl.execute("DROP TABLE IF EXISTS tributary.bucket_parameters_g" + id);
                 for (String table : List.of("partition_offsets", "sealed_epochs", "table_readiness",
-                    "replay_targets", "table_rows")) {
+                    "replay_targets", "table_rows", "row_id_conflicts")) {
                     ddl.execute("DELETE FROM tributary." + table + " WHERE group_id = " + id);
                 }
                 ddl.execute("UPDATE tributary.sync_rules SET cleared_at = now() WHERE group_id = " + id);
