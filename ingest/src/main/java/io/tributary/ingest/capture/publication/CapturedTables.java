@@ -5,6 +5,7 @@ import io.tributary.ingest.capture.ReplicaIdentityException;
 import io.tributary.ingest.capture.TableSelection;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
@@ -89,12 +90,14 @@ public final class CapturedTables {
         Map<TableId, RuntimeException> problems = new HashMap<>();
         Set<TableId> candidates = new LinkedHashSet<>();
         Set<TableId> needFull = new TreeSet<>();
+        Map<TableId, TableDescription> described = catalog.describeAll(wanted.stream()
+            .filter(table -> !published.contains(table)).toList());
         for (TableId table : wanted) {
             if (published.contains(table)) {
                 continue;
             }
             try {
-                TableSchema schema = catalog.describe(table);
+                TableSchema schema = described.get(table).schema();
                 if (!schema.deletesCarryKey()) {
                     if (!replicaIdentityFull) {
                         throw new ReplicaIdentityException(table, "its replica identity is "
