@@ -22,6 +22,21 @@ final class TableCost {
     private TableCost() {
     }
 
+    /**
+     * The CPU milliseconds per table of {@code shape}'s run over {@code base}'s (every role but the JIT and both
+     * Postgres servers): the difference of the runs' CPU over the difference of their table counts.
+     *
+     * @throws IllegalArgumentException if the shapes have as many tables
+     */
+    static double millisPerTable(MultiTenant.Shape base, SnapshotSeries.RunCpu baseCpu, MultiTenant.Shape shape,
+                                 SnapshotSeries.RunCpu cpu) {
+        int extraTables = shape.tableCount() - base.tableCount();
+        if (extraTables == 0) {
+            throw new IllegalArgumentException(shape.describe() + " and " + base.describe() + " have as many tables");
+        }
+        return (cpu.totalWithoutJit() - baseCpu.totalWithoutJit()) * 1e3 / extraTables;
+    }
+
     static void record(BenchContext ctx, List<MultiTenant.Shape> shapes, Map<MultiTenant.Shape,
         SnapshotSeries.RunCpu> runs, int workers) {
         if (shapes.size() < 2 || !runs.containsKey(shapes.get(0))) {
@@ -36,7 +51,7 @@ final class TableCost {
                 continue;
             }
             double perTable = 1e3 / extraTables;
-            double total = (cpu.totalWithoutJit() - baseCpu.totalWithoutJit()) * perTable;
+            double total = millisPerTable(base, baseCpu, shape, cpu);
             String byRole = cpu.roles().entrySet().stream()
                 .filter(e -> e.getKey() != RoleCpu.Role.JIT)
                 .sorted(Map.Entry.comparingByKey())

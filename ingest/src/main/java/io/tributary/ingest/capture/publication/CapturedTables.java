@@ -43,20 +43,25 @@ public final class CapturedTables {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapturedTables.class);
 
-    /** Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. */
+    /**
+     * Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. Runs at every
+     * refresh over every selected table, so it finds them by index and asks for a partition tree only of
+     * partitioned tables.
+     */
     private static final String LEAVES_WITHOUT_FULL = """
         WITH roots AS (
-            SELECT c.oid, n.nspname, c.relname
-              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-             WHERE (n.nspname::text, c.relname::text) IN (SELECT * FROM unnest(?::text[], ?::text[]))),
+            SELECT c.oid, c.relkind, n.nspname, c.relname
+              FROM unnest(?::text[], ?::text[]) AS u(nspname, relname)
+              JOIN pg_namespace n ON n.nspname = u.nspname
+              JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = u.relname),
         leaves AS (
             SELECT r.nspname, r.relname, t.relid AS leaf
               FROM roots r CROSS JOIN LATERAL pg_partition_tree(r.oid) t
-             WHERE t.isleaf
+             WHERE r.relkind = 'p' AND t.isleaf
             UNION ALL
             SELECT r.nspname, r.relname, r.oid
               FROM roots r
-             WHERE NOT EXISTS (SELECT 1 FROM pg_partition_tree(r.oid) t WHERE t.isleaf))
+             WHERE r.relkind <> 'p' OR NOT EXISTS (SELECT 1 FROM pg_partition_tree(r.oid) t WHERE t.isleaf))
         SELECT ln.nspname, l.relname, lv.nspname, lv.relname,
                EXISTS (SELECT 1 FROM pg_attribute a
                         WHERE a.attrelid = l.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p')
