@@ -3,6 +3,7 @@ package io.tributary.launcher.lifecycle;
 import io.tributary.source.catalog.KeySource;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.syncrules.DataQueryId;
 import io.tributary.syncrules.SourceTable;
@@ -11,8 +12,11 @@ import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Checks, against the source catalog, that every data query's output {@code id} is its table's primary key: a
@@ -32,7 +36,8 @@ public final class RowIdKeys {
     }
 
     /**
-     * Checks {@code rules} against the tables of {@code source} (a connection the caller owns).
+     * Checks {@code rules} against the tables of {@code source} (a connection the caller owns), describing the tables
+     * the rules read at once.
      *
      * @param file where the rules came from, for the message (a path, or a name such as the sample rules)
      * @throws RulesFile.InvalidRulesException naming the file, line and column of every offending id, the table,
@@ -41,12 +46,21 @@ public final class RowIdKeys {
     public static void check(Connection source, SyncRules rules, String file) throws SQLException {
         SourceCatalog catalog = new SourceCatalog(source);
         List<TableId> tables = catalog.listAllUserTables();
+        Set<TableId> read = new LinkedHashSet<>();
+        for (DataQueryId id : rules.dataQueryIds()) {
+            for (TableId table : tables) {
+                if (id.reads(new SourceTable(table.schema(), table.name()))) {
+                    read.add(table);
+                }
+            }
+        }
+        Map<TableId, TableDescription> described = catalog.describeAll(read);
         List<String> problems = new ArrayList<>();
         for (DataQueryId id : rules.dataQueryIds()) {
             for (TableId table : tables) {
                 if (id.reads(new SourceTable(table.schema(), table.name()))) {
-                    problem(catalog, table, id).ifPresent(message -> problems.add(file + ":" + id.line() + ":"
-                        + id.column() + ": " + message));
+                    problem(described.get(table), table, id).ifPresent(message -> problems.add(file + ":"
+                        + id.line() + ":" + id.column() + ": " + message));
                 }
             }
         }
@@ -57,11 +71,10 @@ public final class RowIdKeys {
         }
     }
 
-    private static Optional<String> problem(SourceCatalog catalog, TableId table, DataQueryId id)
-        throws SQLException {
+    private static Optional<String> problem(TableDescription description, TableId table, DataQueryId id) {
         TableSchema schema;
         try {
-            schema = catalog.describe(table);
+            schema = description.schema();
         } catch (SourceSchemaException e) {
             // No key at all, or a column capture cannot encode: capture refuses the table, naming it and the fix,
             // while the other tables replicate. A deploy after the fix checks its ids.

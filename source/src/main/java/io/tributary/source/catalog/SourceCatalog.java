@@ -40,11 +40,15 @@ public final class SourceCatalog {
            AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_(toast|temp_)'
          ORDER BY n.nspname, c.relname""";
 
+    /**
+     * The schema's oid is a scalar subquery so that each name is one probe of {@code pg_class}'s (name, schema)
+     * index: a join on the name alone matches a table of that name in every schema (tenants share table names).
+     */
     private static final String FIND_TABLES = """
         SELECT u.ord, c.oid, c.relkind, c.relreplident
           FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS u(nspname, relname, ord)
-          JOIN pg_namespace n ON n.nspname = u.nspname
-          JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = u.relname""";
+          JOIN pg_class c ON c.relname = u.relname
+                         AND c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = u.nspname)""";
 
     private static final String COLUMNS = """
         SELECT a.attrelid, a.attname, a.attnum, a.atttypid, t.typname, format_type(a.atttypid, a.atttypmod),

@@ -45,15 +45,16 @@ public final class CapturedTables {
 
     /**
      * Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. Runs at every
-     * refresh over every selected table, so it finds them by index and asks for a partition tree only of
-     * partitioned tables.
+     * refresh over every selected table, so it finds each by one probe of {@code pg_class}'s (name, schema) index
+     * (the schema's oid a scalar subquery: tenants share table names) and asks only partitioned tables for their
+     * partition tree.
      */
     private static final String LEAVES_WITHOUT_FULL = """
         WITH roots AS (
-            SELECT c.oid, c.relkind, n.nspname, c.relname
+            SELECT c.oid, c.relkind, u.nspname, c.relname
               FROM unnest(?::text[], ?::text[]) AS u(nspname, relname)
-              JOIN pg_namespace n ON n.nspname = u.nspname
-              JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = u.relname),
+              JOIN pg_class c ON c.relname = u.relname
+                             AND c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = u.nspname)),
         leaves AS (
             SELECT r.nspname, r.relname, t.relid AS leaf
               FROM roots r CROSS JOIN LATERAL pg_partition_tree(r.oid) t
