@@ -4,7 +4,7 @@
 # in ~/.m2.
 #   ./bench.sh                       every scenario at default sizes (200k rows, workers 1,2,4): the quick profile
 #   ./bench.sh --rows 1000000        the 1M-row profile
-#   ./bench.sh --only A,bloated      a subset (B A C DBZ R M E L D S, or their names; see --help)
+#   ./bench.sh --only A,bloated      a subset (B A C DBZ R M P E L D S, or their names; see --help)
 #   ./bench.sh --repeat 3            the median of 3 runs per configuration
 #   ./bench.sh --help
 # The bench runs on a private copy of the Tributary jars and classes taken at start, so a module installed into

@@ -16,6 +16,7 @@ import io.tributary.bench.pipeline.PipelineRun;
 import io.tributary.bench.pipeline.Replay;
 import io.tributary.bench.pipeline.ResultTable;
 import io.tributary.bench.pipeline.SnapshotSeries;
+import io.tributary.bench.processes.MultiProcess;
 import io.tributary.bench.remote.RemoteSource;
 import io.tributary.bench.report.BenchCharts;
 import io.tributary.bench.streaming.SustainedStreaming;
@@ -106,11 +107,17 @@ public final class Bench implements Callable<Integer> {
         description = "table sizes of L (default ${DEFAULT-VALUE})")
     private List<Long> linearityRows;
 
-    @Option(names = "--tenants", defaultValue = "200", description = "schemas of M (default ${DEFAULT-VALUE})")
-    private int tenants;
+    @Option(names = "--tenants", split = ",", defaultValue = "200",
+        description = "schemas of M, one run per value; with several, M adds the fixed CPU per table against the"
+            + " first (e.g. 1,200,2000; default ${DEFAULT-VALUE})")
+    private List<Integer> tenants;
 
     @Option(names = "--tenant-tables", defaultValue = "5", description = "tables per schema (default ${DEFAULT-VALUE})")
     private int tenantTables;
+
+    @Option(names = "--process-java-opts", defaultValue = "-Xmx1g",
+        description = "JVM options of each role's process in P (default ${DEFAULT-VALUE})")
+    private String processJavaOptions;
 
     @Option(names = "--latency-ms", defaultValue = "2",
         description = "one-way latency R's proxy adds per forwarded chunk (default ${DEFAULT-VALUE})")
@@ -222,7 +229,7 @@ public final class Bench implements Callable<Integer> {
     private void run(BenchContext ctx, Set<Scenario> selected) throws Exception {
         Path rulesV1 = ctx.rulesFile("rules-v1", Dataset.syncRules(1));
         PgEndpoint source = ctx.database("source");
-        if (selected.stream().anyMatch(s -> s.compareTo(Scenario.REMOTE) <= 0)) {
+        if (selected.stream().anyMatch(s -> s.compareTo(Scenario.REMOTE) <= 0 || s == Scenario.PROCESSES)) {
             long loadStart = System.nanoTime();
             try (Connection c = source.connect()) {
                 Dataset.load(c, rows);
@@ -261,12 +268,18 @@ public final class Bench implements Callable<Integer> {
             RemoteSource.run(ctx, source, rulesV1, rows, workers, link, selected.contains(Scenario.DIRECT));
         }
         if (selected.contains(Scenario.TENANTS)) {
-            MultiTenant.Shape shape = new MultiTenant.Shape(tenants, tenantTables, rows);
-            MultiTenant.run(ctx, shape, workers);
+            List<MultiTenant.Shape> shapes = tenants.stream()
+                .map(t -> new MultiTenant.Shape(t, tenantTables, rows)).toList();
+            MultiTenant.run(ctx, shapes, workers);
             if (selected.contains(Scenario.DEBEZIUM)) {
-                debeziumSnapshots(ctx, "tenants", tenants + " x " + tenantTables + " tenant tables",
-                    new DebeziumSnapshot.Target(ctx.database("tenants"), MultiTenant.includeList(), shape.rows()));
+                MultiTenant.Shape last = shapes.get(shapes.size() - 1);
+                debeziumSnapshots(ctx, "tenants", last.schemas() + " x " + tenantTables + " tenant tables",
+                    new DebeziumSnapshot.Target(MultiTenant.database(ctx, last), MultiTenant.includeList(),
+                        last.rows()));
             }
+        }
+        if (selected.contains(Scenario.PROCESSES)) {
+            MultiProcess.run(ctx, source, rulesV1, rows, Dataset.expected(1), workers, processJavaOptions);
         }
         if (selected.contains(Scenario.BLOATED)) {
             BloatedTable.run(ctx, rulesV1, hotRows, hotUpdates, !skipReplay);

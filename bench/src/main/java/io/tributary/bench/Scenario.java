@@ -17,6 +17,7 @@ enum Scenario {
     DEBEZIUM("DBZ", "debezium"),
     REMOTE("R", "remote"),
     TENANTS("M", "tenants"),
+    PROCESSES("P", "processes"),
     BLOATED("E", "bloated"),
     LINEARITY("L", "linearity"),
     CATCH_UP("D", "catch-up"),

@@ -34,4 +34,10 @@ class ScenarioTest {
     void anUnknownScenarioIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> Scenario.select(List.of("Q"), false, false));
     }
+
+    @Test
+    void theRolesAsProcessesAreSelectedByLetterOrName() {
+        assertEquals(EnumSet.of(Scenario.PROCESSES), Scenario.select(List.of("P"), false, false));
+        assertEquals(EnumSet.of(Scenario.PROCESSES), Scenario.select(List.of("processes"), false, false));
+    }
 }

@@ -135,6 +135,48 @@ class CheckpointGatingIT {
         }
     }
 
+    @Test
+    void aTableThatPassedAnEpochIsHeldAgainByItsNextWindow(TestServices services) throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.create(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority,"
+                + " started_at) VALUES"
+                + " ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT', now() - interval '1 minute'),"
+                + " ('public', 'lists', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT', now() - interval '1 minute')");
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+
+            Barrier opened = h.log.barrier();
+            h.log.tableReady(0, "todos", "w1", opened.lsn());
+            h.log.tableReady(1, "todos", "w1", opened.lsn());
+            Barrier todosReady = h.log.barrier();
+            awaitSealed(h, todosReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // held by lists; todos passed this epoch
+
+            h.db.execute("UPDATE tributary.source_tables SET state = 'DONE' WHERE table_name = 'todos'",
+                "INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                    + " VALUES ('public', 'todos', 'w2', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            h.log.tableReady(0, "lists", "w1", opened.lsn());
+            h.log.tableReady(1, "lists", "w1", opened.lsn());
+            Barrier listsReady = h.log.barrier();
+            awaitSealed(h, listsReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // held by todos' new window
+            assertThat(h.storage.checkpoint()).isEmpty();
+
+            // both windows' markers in one partition, as one transaction may apply them: the newer one counts
+            h.log.tableReady(0, "todos", "w1", opened.lsn());
+            h.log.tableReady(0, "todos", "w2", listsReady.lsn());
+            h.log.tableReady(1, "todos", "w2", listsReady.lsn());
+            Barrier todosReadyAgain = h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(todosReadyAgain.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
     private static void awaitSealed(WriterHarness h, long epoch) {
         h.log.flush();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->

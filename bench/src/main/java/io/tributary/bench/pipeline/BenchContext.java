@@ -180,6 +180,17 @@ public final class BenchContext {
         return Medians.of(runs);
     }
 
+    /** The run's start time, which names its result file ({@code yyyyMMdd-HHmmss}). */
+    public String started() {
+        return started;
+    }
+
+    /** A log file named {@code <started>-<name>.log} next to the result file (the folder is created). */
+    public Path logFile(String name) throws IOException {
+        Files.createDirectories(outDirectory);
+        return outDirectory.resolve(started + "-" + name + ".log");
+    }
+
     /** Keeps the launcher's output of a run next to the result file. */
     public void keepLog(String name, PipelineRun.Outcome outcome) throws IOException {
         Files.createDirectories(outDirectory);

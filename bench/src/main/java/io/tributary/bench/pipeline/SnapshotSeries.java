@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Snapshot to first checkpoint, one row per {@code replication.workers_per_process} value: each run (and each
@@ -31,7 +32,29 @@ public final class SnapshotSeries {
         }
     }
 
+    /**
+     * The CPU seconds a completed run used over its launcher call (the storage check excluded): the bench JVM's by
+     * role, and the source and storage Postgres servers'.
+     */
+    public record RunCpu(Map<RoleCpu.Role, Double> roles, double sourcePostgres, double storagePostgres) {
+        public RunCpu {
+            roles = Map.copyOf(roles);
+        }
+
+        /** Every role's seconds but the JIT's, and both Postgres servers'. */
+        public double totalWithoutJit() {
+            return roles.entrySet().stream().filter(e -> e.getKey() != RoleCpu.Role.JIT)
+                .mapToDouble(Map.Entry::getValue).sum() + sourcePostgres + storagePostgres;
+        }
+    }
+
     private SnapshotSeries() {
+    }
+
+    /** As {@link #run(BenchContext, String, String, String, Source, List, Consumer)}, reporting no CPU. */
+    public static Optional<PipelineRun.Settings> run(BenchContext ctx, String scenario, String what, String name,
+                                                     Source source, List<Integer> workers) {
+        return run(ctx, scenario, what, name, source, workers, cpu -> { });
     }
 
     /**
@@ -40,9 +63,10 @@ public final class SnapshotSeries {
      * @param scenario the rows' scenario column
      * @param what the configuration column before {@code ", workers_per_process <w>"}
      * @param name the prefix of every run's name ({@code <name>_w<w>[_r<attempt>]})
+     * @param cpu told the CPU of every run that completed and passed its storage check
      */
     public static Optional<PipelineRun.Settings> run(BenchContext ctx, String scenario, String what, String name,
-                                                     Source source, List<Integer> workers) {
+                                                     Source source, List<Integer> workers, Consumer<RunCpu> cpu) {
         PipelineRun.Settings[] last = new PipelineRun.Settings[1];
         for (int w : workers) {
             String configuration = what + ", workers_per_process " + w;
@@ -70,6 +94,10 @@ public final class SnapshotSeries {
                     (serversAfter.get(0) - serversBefore.get(0)) * 1e6 / n,
                     (serversAfter.get(1) - serversBefore.get(1)) * 1e6 / n);
                 BenchContext.log("%s: %s", scenario, perRole);
+                if (row.isOk()) {
+                    cpu.accept(new RunCpu(byRole, serversAfter.get(0) - serversBefore.get(0),
+                        serversAfter.get(1) - serversBefore.get(1)));
+                }
                 perRole = PipelineRows.snapshotReadSeconds(outcome.output())
                     .map(t -> String.format(Locale.ROOT, "chunks all read at %d s (launcher's clock); ", t))
                     .orElse("") + perRole;

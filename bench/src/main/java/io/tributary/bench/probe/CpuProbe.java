@@ -39,19 +39,7 @@ public final class CpuProbe {
 
     /** CPU used so far; zeros where {@code /proc} cannot be read (not Linux). */
     public CpuUse total() {
-        double jvm = ticks(SELF.resolve("stat"), false);
-        double jit = 0;
-        try (Stream<Path> threads = Files.list(SELF.resolve("task"))) {
-            for (Path thread : (Iterable<Path>) threads::iterator) {
-                boolean compiler = ServerProcesses.read(thread.resolve("comm"))
-                    .map(name -> name.contains("CompilerThre")).orElse(false);
-                if (compiler) {
-                    jit += ticks(thread.resolve("stat"), false);
-                }
-            }
-        } catch (IOException e) {
-            jit = 0;
-        }
+        CpuUse self = jvm(SELF);
         double postgres = 0;
         for (long postmaster : postmasterPids) {
             try {
@@ -62,7 +50,32 @@ public final class CpuProbe {
                 continue; // the server is gone and uses nothing more; its time until then is lost with it
             }
         }
-        return new CpuUse(jvm / TICKS_PER_SECOND, jit / TICKS_PER_SECOND, postgres / TICKS_PER_SECOND);
+        return new CpuUse(self.jvmSeconds(), self.jitSeconds(), postgres / TICKS_PER_SECOND);
+    }
+
+    /**
+     * CPU used so far by the JVM of process {@code pid} and its JIT compiler threads (Postgres 0); zeros once it is
+     * gone.
+     */
+    public static CpuUse ofJvm(long pid) {
+        return jvm(PROC.resolve(Long.toString(pid)));
+    }
+
+    private static CpuUse jvm(Path process) {
+        double jvm = ticks(process.resolve("stat"), false);
+        double jit = 0;
+        try (Stream<Path> threads = Files.list(process.resolve("task"))) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                boolean compiler = ServerProcesses.read(thread.resolve("comm"))
+                    .map(name -> name.contains("CompilerThre")).orElse(false);
+                if (compiler) {
+                    jit += ticks(thread.resolve("stat"), false);
+                }
+            }
+        } catch (IOException e) {
+            jit = 0;
+        }
+        return new CpuUse(jvm / TICKS_PER_SECOND, Math.min(jvm, jit) / TICKS_PER_SECOND, 0);
     }
 
     /** CPU seconds used so far by each server, in the order of {@link #postmasterPids()}; 0 for one gone. */

@@ -46,6 +46,23 @@ class CpuProbeIT {
         assertThat(used.jitSeconds()).isLessThanOrEqualTo(used.jvmSeconds());
     }
 
+    @Test
+    void aJvmsCpuIsReadByItsPid() {
+        CpuUse before = CpuProbe.of(List.of()).total();
+        long start = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        long spin = 0;
+        while (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - start < 200_000_000L) {
+            spin += Long.hashCode(spin * 31 + 7);
+        }
+
+        CpuUse byPid = CpuProbe.ofJvm(ProcessHandle.current().pid());
+
+        assertThat(byPid.jvmSeconds()).as("0.2 s spun on this thread (%d)", spin)
+            .isGreaterThanOrEqualTo(before.jvmSeconds() + 0.15);
+        assertThat(byPid.jitSeconds()).isLessThanOrEqualTo(byPid.jvmSeconds());
+        assertThat(byPid.postgresSeconds()).isZero();
+    }
+
     private static long scalar(Statement s, String sql) throws Exception {
         try (ResultSet rs = s.executeQuery(sql)) {
             rs.next();

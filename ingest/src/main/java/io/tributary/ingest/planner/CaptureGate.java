@@ -4,7 +4,7 @@ import io.tributary.ingest.capture.CaptureSetupException;
 import io.tributary.ingest.capture.publication.Publications;
 import io.tributary.ingest.capture.publication.PublishedTables;
 import io.tributary.source.catalog.SourceCatalog;
-import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +12,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,11 +85,13 @@ final class CaptureGate {
     static Set<TableId> notYetCaptured(Connection source, String publication, Collection<TableId> tables)
         throws SQLException {
         PublishedTables published = published(source, publication);
-        SourceCatalog catalog = new SourceCatalog(source);
+        List<TableId> unpublished = tables.stream().filter(t -> !published.contains(t)).toList();
         Set<TableId> waiting = new LinkedHashSet<>();
-        for (TableId table : tables) {
-            if (!published.contains(table) && describable(catalog, table)) {
-                waiting.add(table);
+        // a table that cannot be described (a missing one too) does not wait: planning skips or fails it itself
+        for (Map.Entry<TableId, TableDescription> described : new SourceCatalog(source).describeAll(unpublished)
+            .entrySet()) {
+            if (described.getValue().problem().isEmpty()) {
+                waiting.add(described.getKey());
             }
         }
         if (!waiting.isEmpty()) {
@@ -104,15 +108,6 @@ final class CaptureGate {
             return Publications.tables(source, publication);
         } catch (CaptureSetupException e) {
             return new PublishedTables(false, Set.of());
-        }
-    }
-
-    private static boolean describable(SourceCatalog catalog, TableId table) throws SQLException {
-        try {
-            catalog.describe(table);
-            return true;
-        } catch (SourceSchemaException e) { // a missing table too: planning skips or fails it itself
-            return false;
         }
     }
 }

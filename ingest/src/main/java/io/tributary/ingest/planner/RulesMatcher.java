@@ -4,7 +4,9 @@ import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,12 +24,19 @@ public interface RulesMatcher {
     Set<String> tablesMatching(String rulesYaml, Collection<String> qualifiedTables);
 
     /**
-     * Why the rules' data queries that read {@code table} cannot be replicated from it, one message per offending
-     * query naming it, the table, its key and the fix: an output {@code id} that is not the table's single-column
-     * primary key (checked against {@code source}'s catalog, a connection the caller owns). Empty if they fit; this
-     * default checks nothing.
+     * For each table of {@code tables} that the rules read, why their data queries cannot be replicated from it: one
+     * message per offending query naming it, the table, its key and the fix, for an output {@code id} that is not
+     * the table's single-column primary key (checked against {@code source}'s catalog, a connection the caller owns,
+     * for all the tables at once). A table the rules read and fit maps to an empty list; one they do not read is
+     * absent. This default checks no key.
+     *
+     * @throws RuntimeException if the rules cannot be parsed
      */
-    default List<String> rowIdProblems(String rulesYaml, Connection source, TableId table) throws SQLException {
-        return List.of();
+    default Map<TableId, List<String>> rowIdProblems(String rulesYaml, Connection source, Collection<TableId> tables)
+        throws SQLException {
+        Set<String> read = tablesMatching(rulesYaml, tables.stream().map(t -> t.schema() + "." + t.name()).toList());
+        Map<TableId, List<String>> fit = new LinkedHashMap<>();
+        tables.stream().filter(t -> read.contains(t.schema() + "." + t.name())).forEach(t -> fit.put(t, List.of()));
+        return fit;
     }
 }

@@ -12,17 +12,20 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a table's snapshot window in the WAL (docs/design.md): a transactional logical decoding message
- * {@code pg_logical_emit_message(true, 'tributary.window', '{"schema":"..","table":"..","window_id":".."}')},
- * committed in a transaction of its own on the source, so capture writes it to every partition of {@code changes}
- * at its commit position. Every transaction that can be invisible to a chunk snapshot of the window commits after
- * it, because chunks are read only after {@link #awaitOlderTransactions(Connection)} returned. Stateless and
- * thread-safe.
+ * Opens tables' snapshot windows in the WAL (docs/design.md): per window a transactional logical decoding message
+ * {@code pg_logical_emit_message(true, 'tributary.window', '{"schema":"..","table":"..","window_id":".."}')}, the
+ * markers of a planning batch committed together in a transaction of their own on the source, so capture writes
+ * each to every partition of {@code changes} at their commit position. Every transaction that can be invisible to
+ * a chunk snapshot of the window commits after it, because chunks are read only after
+ * {@link #awaitOlderTransactions(Connection)} returned. Stateless and thread-safe.
  *
  * <p>The content is a compact JSON object with exactly the fields {@value #SCHEMA}, {@value #TABLE} and
  * {@value #WINDOW_ID} (strings, in that order); capture decodes messages with prefix {@value #PREFIX}.
@@ -119,6 +122,14 @@ public final class WindowMarkers {
         return out.toString();
     }
 
+    /** The marker of window {@code windowId} of {@code table}. */
+    public record Marker(TableId table, String windowId) {
+        public Marker {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(windowId, "windowId");
+        }
+    }
+
     /**
      * Emits and commits the marker of window {@code windowId} of {@code table} on {@code source} (which must be
      * in auto-commit mode: the marker is its own transaction).
@@ -126,18 +137,41 @@ public final class WindowMarkers {
      * @return the LSN of the message (its transaction commits just after)
      */
     public static Lsn emit(Connection source, TableId table, String windowId) throws SQLException {
+        return emitAll(source, List.of(new Marker(table, windowId))).get(0);
+    }
+
+    /**
+     * Emits the markers of {@code markers}, in order, in one statement and one source transaction, and commits it
+     * ({@code source} must be in auto-commit mode). Capture decodes the transaction at its commit, so every marker
+     * reaches every partition of {@code changes} at the same place in commit order: each opens its table's window
+     * exactly as a marker committed alone at that moment would, and a batch of tables costs the source one commit
+     * instead of one per table.
+     *
+     * @return the LSN of each message, in the order of {@code markers} (their transaction commits just after)
+     */
+    public static List<Lsn> emitAll(Connection source, List<Marker> markers) throws SQLException {
         if (!source.getAutoCommit()) {
-            throw new IllegalStateException("A window marker is committed on its own: the connection must be in"
-                + " auto-commit mode");
+            throw new IllegalStateException("Window markers are committed in a transaction of their own: the"
+                + " connection must be in auto-commit mode");
         }
-        try (PreparedStatement emit = source.prepareStatement(
-            "SELECT pg_logical_emit_message(true, ?, ?)::text")) {
+        if (markers.isEmpty()) {
+            return List.of();
+        }
+        String[] contents = markers.stream().map(m -> content(m.table(), m.windowId())).toArray(String[]::new);
+        List<Lsn> lsns = new ArrayList<>(markers.size());
+        try (PreparedStatement emit = source.prepareStatement("SELECT pg_logical_emit_message(true, ?, m.content)"
+            + "::text FROM unnest(?::text[]) WITH ORDINALITY AS m(content, ord) ORDER BY m.ord")) {
             emit.setString(1, PREFIX);
-            emit.setString(2, content(table, windowId));
+            emit.setArray(2, source.createArrayOf("text", contents));
             try (ResultSet rs = emit.executeQuery()) {
-                rs.next();
-                return Lsn.parse(rs.getString(1));
+                while (rs.next()) {
+                    lsns.add(Lsn.parse(rs.getString(1)));
+                }
             }
         }
+        if (lsns.size() != markers.size()) {
+            throw new IllegalStateException("Emitted " + lsns.size() + " window markers of " + markers.size());
+        }
+        return lsns;
     }
 }

@@ -3,6 +3,7 @@ package io.tributary.ingest.planner;
 import io.tributary.postgres.SqlErrors;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.source.catalog.TableNotFoundException;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.storage.progress.PlannedChunk;
@@ -30,9 +31,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Plans new windows for a batch of tables, in the order the protocol needs:
  * <ol>
- *   <li>describe each table (a table that cannot be replicated as it is gets a FAILED window with the reason);</li>
+ *   <li>describe the tables, in one set of catalog queries for the batch (a table that cannot be replicated as it
+ *       is gets a FAILED window with the reason);</li>
  *   <li>open a PLANNING window per table in storage, deleting the windows it replaces (one transaction);</li>
- *   <li>emit each window's marker through the WAL, each committed on its own ({@link WindowMarkers});</li>
+ *   <li>emit every window's marker through the WAL in one source transaction ({@link WindowMarkers});</li>
  *   <li>cut each table into chunks ({@link ChunkSplitter}) and store them, PLANNED (one transaction);</li>
  *   <li>publish each table's {@link TablePlan} to every partition of {@code snapshot-rows}, then its tasks, and
  *       wait for Kafka's acknowledgement (one flush);</li>
@@ -78,7 +80,7 @@ final class WindowPlanning {
      */
     Outcome plan(Connection storage, Connection source, Map<TableId, TaskPriority> tables,
                  Map<TableId, WindowKey> replacing) throws SQLException {
-        SourceCatalog catalog = new SourceCatalog(source);
+        Map<TableId, TableDescription> described = new SourceCatalog(source).describeAll(tables.keySet());
         Map<WindowKey, SnapshotPriority> windows = new LinkedHashMap<>();
         Map<WindowKey, TableSchema> schemas = new LinkedHashMap<>();
         int failed = 0;
@@ -87,7 +89,7 @@ final class WindowPlanning {
             WindowKey window = WindowKey.of(table.schema(), table.name(), WindowIds.next(Instant.now()));
             SnapshotPriority priority = SnapshotPriority.valueOf(entry.getValue().name());
             try {
-                schemas.put(window, catalog.describe(table));
+                schemas.put(window, described.get(table).schema());
                 windows.put(window, priority);
             } catch (TableNotFoundException e) {
                 LOG.debug("Not planning {}: {}", table.quoted(), e.getMessage());
@@ -101,10 +103,14 @@ final class WindowPlanning {
             LOG.info("Replacing window {}: its planning was interrupted before its chunks were stored", replaced);
         }
         List<WindowKey> opened = SnapshotProgress.open(storage, windows, replacing.values());
-        Map<WindowKey, String> markers = new LinkedHashMap<>();
+        List<WindowMarkers.Marker> toEmit = new ArrayList<>();
         for (WindowKey window : opened) {
-            Lsn lsn = WindowMarkers.emit(source, schemas.get(window).table(), window.windowId());
-            markers.put(window, lsn.toString());
+            toEmit.add(new WindowMarkers.Marker(schemas.get(window).table(), window.windowId()));
+        }
+        List<Lsn> lsns = WindowMarkers.emitAll(source, toEmit);
+        Map<WindowKey, String> markers = new LinkedHashMap<>();
+        for (int i = 0; i < opened.size(); i++) {
+            markers.put(opened.get(i), lsns.get(i).toString());
         }
         SnapshotProgress.recordMarkers(storage, markers);
         if (!opened.isEmpty()) {

@@ -59,6 +59,23 @@ class ToastIT {
         }
     }
 
+    @Test
+    void thePartitionsOfAPartitionedTableGetFullIdentity(TestServices services) throws Exception {
+        try (IngestFixture f = IngestFixture.create(services)) {
+            f.db.execute("CREATE TABLE events (id int PRIMARY KEY, body text) PARTITION BY RANGE (id)",
+                "CREATE TABLE events_a PARTITION OF events FOR VALUES FROM (0) TO (100)",
+                "CREATE TABLE events_b PARTITION OF events FOR VALUES FROM (100) TO (200)",
+                "CREATE TABLE plain (id int PRIMARY KEY, body text)");
+            f.start(f.config("events", "plain"));
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(replicaIdentity(f, "events_a")).isEqualTo("f");
+                assertThat(replicaIdentity(f, "events_b")).isEqualTo("f");
+                assertThat(replicaIdentity(f, "plain")).isEqualTo("f");
+            });
+        }
+    }
+
     private static String incompressibleText() {
         byte[] bytes = new byte[9000];
         new Random(Seeds.fromProperty("tributary.seed")).nextBytes(bytes);

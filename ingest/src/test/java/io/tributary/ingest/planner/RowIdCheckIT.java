@@ -16,7 +16,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,16 @@ class RowIdCheckIT {
         }
 
         @Override
-        public List<String> rowIdProblems(String rulesYaml, Connection source, TableId table) throws SQLException {
+        public Map<TableId, List<String>> rowIdProblems(String rulesYaml, Connection source,
+                                                        Collection<TableId> tables) throws SQLException {
+            Map<TableId, List<String>> problems = new LinkedHashMap<>();
+            for (TableId table : RulesMatcher.super.rowIdProblems(rulesYaml, source, tables).keySet()) {
+                problems.put(table, problems(source, table));
+            }
+            return problems;
+        }
+
+        private List<String> problems(Connection source, TableId table) throws SQLException {
             try (PreparedStatement key = source.prepareStatement("SELECT array_agg(a.attname::text ORDER BY a.attnum)"
                 + " FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
                 + " WHERE i.indisprimary AND i.indrelid = (quote_ident(?) || '.' || quote_ident(?))::regclass")) {

@@ -3,6 +3,7 @@ package io.tributary.launcher.lifecycle;
 import io.tributary.source.catalog.KeySource;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.syncrules.DataQueryId;
 import io.tributary.syncrules.SourceTable;
@@ -11,7 +12,10 @@ import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -33,24 +37,17 @@ public final class RowIdKeys {
     }
 
     /**
-     * Checks {@code rules} against the tables of {@code source} (a connection the caller owns).
+     * Checks {@code rules} against the tables of {@code source} (a connection the caller owns), describing the tables
+     * the rules read at once.
      *
      * @param file where the rules came from, for the message (a path, or a name such as the sample rules)
      * @throws RulesFile.InvalidRulesException naming the file, line and column of every offending id, the table,
      *                                         its primary key and the fix
      */
     public static void check(Connection source, SyncRules rules, String file) throws SQLException {
-        SourceCatalog catalog = new SourceCatalog(source);
-        List<TableId> tables = catalog.listAllUserTables();
         List<String> problems = new ArrayList<>();
-        for (DataQueryId id : rules.dataQueryIds()) {
-            for (TableId table : tables) {
-                if (id.reads(new SourceTable(table.schema(), table.name()))) {
-                    problem(catalog, table, id).ifPresent(message -> problems.add(file + ":" + id.line() + ":"
-                        + id.column() + ": " + message));
-                }
-            }
-        }
+        problems(source, rules, new SourceCatalog(source).listAllUserTables()).values()
+            .forEach(found -> found.forEach(problem -> problems.add(file + ":" + problem)));
         if (!problems.isEmpty()) {
             StringBuilder message = new StringBuilder("Sync rules in " + file + " do not fit the source tables:");
             problems.forEach(problem -> message.append(System.lineSeparator()).append("  ").append(problem));
@@ -59,28 +56,37 @@ public final class RowIdKeys {
     }
 
     /**
-     * The problems of {@code rules}' data queries that read {@code table} (a table of {@code source}, a connection
-     * the caller owns), one per offending query as {@code LINE:COLUMN: message} (the message names the query, the
-     * table, its key and the fix); empty if every such query's id is the table's primary key, or if capture refuses
-     * the table (no key, a column it cannot encode) or it does not exist.
+     * For each table of {@code tables} (tables of {@code source}, a connection the caller owns) that {@code rules}
+     * read, the problems of the data queries that read it, one per offending query as {@code LINE:COLUMN: message}
+     * (the message names the query, the table, its key and the fix); an empty list if every such query's id is the
+     * table's primary key, or if capture refuses the table (no key, a column it cannot encode) or it does not exist.
+     * Tables the rules do not read are absent. The tables read are described at once.
      */
-    public static List<String> problems(Connection source, SyncRules rules, TableId table) throws SQLException {
-        SourceCatalog catalog = new SourceCatalog(source);
-        List<String> problems = new ArrayList<>();
-        for (DataQueryId id : rules.dataQueryIds()) {
-            if (id.reads(new SourceTable(table.schema(), table.name()))) {
-                problem(catalog, table, id).ifPresent(message -> problems.add(id.line() + ":" + id.column() + ": "
-                    + message));
+    public static Map<TableId, List<String>> problems(Connection source, SyncRules rules, Collection<TableId> tables)
+        throws SQLException {
+        Map<TableId, List<DataQueryId>> readers = new LinkedHashMap<>();
+        for (TableId table : tables) {
+            for (DataQueryId id : rules.dataQueryIds()) {
+                if (id.reads(new SourceTable(table.schema(), table.name()))) {
+                    readers.computeIfAbsent(table, t -> new ArrayList<>()).add(id);
+                }
             }
         }
+        Map<TableId, TableDescription> described = new SourceCatalog(source).describeAll(readers.keySet());
+        Map<TableId, List<String>> problems = new LinkedHashMap<>();
+        readers.forEach((table, ids) -> {
+            List<String> found = new ArrayList<>();
+            ids.forEach(id -> problem(described.get(table), table, id)
+                .ifPresent(message -> found.add(id.line() + ":" + id.column() + ": " + message)));
+            problems.put(table, found);
+        });
         return problems;
     }
 
-    private static Optional<String> problem(SourceCatalog catalog, TableId table, DataQueryId id)
-        throws SQLException {
+    private static Optional<String> problem(TableDescription description, TableId table, DataQueryId id) {
         TableSchema schema;
         try {
-            schema = catalog.describe(table);
+            schema = description.schema();
         } catch (SourceSchemaException e) {
             // No key at all, or a column capture cannot encode: capture refuses the table, naming it and the fix,
             // while the other tables replicate. A deploy after the fix checks its ids.

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The snapshot planner's view of sync rules: the tables they read and {@link RowIdKeys}' check. Thread-safe. */
@@ -18,7 +19,8 @@ public final class SyncRulesMatcher implements RulesMatcher {
     }
 
     @Override
-    public List<String> rowIdProblems(String rulesYaml, Connection source, TableId table) throws SQLException {
-        return RowIdKeys.problems(source, SyncRules.parse(rulesYaml), table);
+    public Map<TableId, List<String>> rowIdProblems(String rulesYaml, Connection source, Collection<TableId> tables)
+        throws SQLException {
+        return RowIdKeys.problems(source, SyncRules.parse(rulesYaml), tables);
     }
 }

@@ -250,4 +250,57 @@ class SourceCatalogIT {
 
         assertThat(email.orElseThrow().type()).isEqualTo(ColumnType.CITEXT);
     }
+
+    @Test
+    void describeAllGivesEachTableWhatDescribeGivesIt(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        db.execute("CREATE SCHEMA s",
+            "CREATE TABLE s.plain (id bigint PRIMARY KEY, name text, n int)",
+            "CREATE TABLE s.composite (a int, b text, v jsonb, PRIMARY KEY (b, a))",
+            "CREATE TABLE s.nokey (id int)",
+            "CREATE TABLE s.odd (id int PRIMARY KEY, r int4range)",
+            "CREATE TABLE s.e (id int PRIMARY KEY) PARTITION BY RANGE (id)",
+            "CREATE TABLE s.e1 PARTITION OF s.e FOR VALUES FROM (0) TO (1000)",
+            "CREATE VIEW s.v AS SELECT 1 AS id",
+            "INSERT INTO s.plain SELECT g, 'n' || g, g FROM generate_series(1, 300) g",
+            "INSERT INTO s.e SELECT g FROM generate_series(0, 99) g", "ANALYZE s.plain", "ANALYZE s.e");
+        List<TableId> tables = List.of(TableId.of("s", "plain"), TableId.of("s", "missing"),
+            TableId.of("s", "composite"), TableId.of("s", "nokey"), TableId.of("s", "odd"), TableId.of("s", "e"),
+            TableId.of("s", "v"), TableId.of("s", "plain"));
+
+        java.util.Map<TableId, TableDescription> all = withCatalog(db, c -> c.describeAll(tables));
+
+        assertThat(all.keySet()).containsExactly(TableId.of("s", "plain"), TableId.of("s", "missing"),
+            TableId.of("s", "composite"), TableId.of("s", "nokey"), TableId.of("s", "odd"), TableId.of("s", "e"),
+            TableId.of("s", "v"));
+        for (TableId table : all.keySet()) {
+            Object alone;
+            try {
+                alone = withCatalog(db, c -> c.describe(table));
+            } catch (SourceSchemaException e) {
+                alone = e.getClass().getName() + ": " + e.getMessage();
+            }
+            TableDescription batched = all.get(table);
+            Object fromBatch = batched.problem().<Object>map(e -> e.getClass().getName() + ": " + e.getMessage())
+                .orElseGet(batched::schema);
+            assertThat(fromBatch).as(table.quoted()).isEqualTo(alone);
+        }
+        assertThat(all.get(TableId.of("s", "plain")).schema().estimatedRows()).hasValue(300);
+        assertThat(all.get(TableId.of("s", "e")).schema().estimatedRows()).hasValue(100);
+        assertThat(all.get(TableId.of("s", "composite")).schema().keyColumns()).containsExactly("b", "a");
+        assertThat(all.get(TableId.of("s", "nokey")).problem()).containsInstanceOf(MissingPrimaryKeyException.class);
+        assertThat(all.get(TableId.of("s", "odd")).problem())
+            .containsInstanceOf(UnsupportedColumnTypeException.class);
+        assertThat(all.get(TableId.of("s", "missing")).problem()).containsInstanceOf(TableNotFoundException.class);
+        assertThat(all.get(TableId.of("s", "v")).problem()).containsInstanceOf(TableNotFoundException.class);
+    }
+
+    @Test
+    void describeAllOfNoTablesIsEmpty(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+
+        java.util.Map<TableId, TableDescription> none = withCatalog(db, c -> c.describeAll(List.of()));
+
+        assertThat(none).isEmpty();
+    }
 }

@@ -64,11 +64,6 @@ public final class BatchApplier {
         + " WHERE group_id = ? AND partition = ANY(?::int[])";
     private static final String MAX_OP = "UPDATE tributary.partition_offsets o SET max_op_id = u.m"
         + " FROM unnest(?::int[], ?::bigint[]) AS u(p, m) WHERE o.group_id = ? AND o.partition = u.p";
-    private static final String READY = "INSERT INTO tributary.table_readiness"
-        + " (group_id, partition, table_schema, table_name, window_id, high_watermark, ready_after_epoch)"
-        + " VALUES (?, ?, ?, ?, ?, ?::pg_lsn, ?) ON CONFLICT (group_id, partition, table_schema, table_name)"
-        + " DO UPDATE SET window_id = EXCLUDED.window_id, high_watermark = EXCLUDED.high_watermark,"
-        + " ready_after_epoch = EXCLUDED.ready_after_epoch";
     private static final String SEAL = "INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn,"
         + " max_op_id, barrier_offset) SELECT ?, u.p, u.e, u.l::pg_lsn, u.m, u.o"
         + " FROM unnest(?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) AS u(p, e, l, m, o)";
@@ -77,6 +72,7 @@ public final class BatchApplier {
     private final CurrentData currentData;
     private final ParameterLookups lookups;
     private final TableRows tableRows;
+    private final ReadyTables readyTables;
     /** Whether the next transaction's keys are expected new: its last one found none of its keys stored. */
     private boolean expectNew = true;
 
@@ -94,6 +90,7 @@ public final class BatchApplier {
         this.currentData = new CurrentData(groupId);
         this.lookups = ParameterLookups.of(groupId, parameterTables);
         this.tableRows = new TableRows(groupId);
+        this.readyTables = new ReadyTables(groupId);
     }
 
     /**
@@ -263,6 +260,7 @@ public final class BatchApplier {
         throws SQLException, FencedException, CurrentData.KeysStoredException {
         fence(connection, parts);
         tableRows.begin();
+        readyTables.begin();
         Map<Integer, Long> startOpIds = new HashMap<>();
         parts.forEach((partition, part) -> startOpIds.put(partition, part.maxOpId));
         List<Seal> seals = new ArrayList<>();
@@ -292,7 +290,7 @@ public final class BatchApplier {
                     part.ops += ops.get(i).size();
                 }
                 for (TableReady marker : batch.ready()) {
-                    markReady(connection, batch.partition(), marker, part.sealedEpoch);
+                    readyTables.add(batch.partition(), marker, part.sealedEpoch);
                 }
                 tableRows.add(batch, part.sealedEpoch);
                 if (batch.barrier().isPresent() && batch.barrier().get().epoch() > part.sealedEpoch) {
@@ -313,6 +311,7 @@ public final class BatchApplier {
             seal(connection, seals);
         }
         tableRows.write(connection);
+        readyTables.write(connection);
         Map<Integer, ApplyResult> results = new HashMap<>();
         parts.forEach((partition, part) -> results.put(partition, part.result()));
         return results;
@@ -439,21 +438,6 @@ public final class BatchApplier {
             }
         }
         return ops;
-    }
-
-    private void markReady(Connection connection, int partition, TableReady marker, long sealedEpoch)
-        throws SQLException {
-        update(connection, READY, groupId, partition, marker.table().schema(), marker.table().name(),
-            marker.windowId(), marker.highWatermark().toString(), sealedEpoch);
-    }
-
-    private static void update(Connection connection, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            statement.executeUpdate();
-        }
     }
 
     private static Array ints(Connection connection, Collection<Integer> values) throws SQLException {

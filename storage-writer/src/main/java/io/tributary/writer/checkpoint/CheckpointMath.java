@@ -1,9 +1,11 @@
 package io.tributary.writer.checkpoint;
 
 import io.tributary.topics.messages.Lsn;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -80,30 +82,61 @@ public final class CheckpointMath {
     }
 
     /**
+     * What the table gate says of a candidate: why it may not be published yet (the first table and partition
+     * holding it, in the order the tables were given), empty if it may; and the tables that do not hold it. A table
+     * that does not hold candidate {@code k} holds no later candidate either while its newest window stays the same
+     * (both conditions only get easier with larger {@code k}), so a caller may leave it out of later checks.
+     */
+    public record Gate(Optional<String> heldBy, List<RequiredTable> passed) {
+        public Gate {
+            passed = List.copyOf(passed);
+        }
+    }
+
+    /**
      * Why {@code candidate} may not be published yet (the first table and partition holding it), or empty if it may.
      */
     public static Optional<String> heldBy(EpochCandidate candidate, Collection<RequiredTable> tables,
                                           Collection<TableReadiness> readiness, int partitions) {
+        return gate(candidate, tables, readiness, partitions).heldBy();
+    }
+
+    /** The table gate for {@code candidate}: every table of {@code tables} checked, see {@link Gate}. */
+    public static Gate gate(EpochCandidate candidate, Collection<RequiredTable> tables,
+                            Collection<TableReadiness> readiness, int partitions) {
         requirePartitions(partitions);
         Map<String, TableReadiness> byTableAndPartition = new HashMap<>();
         for (TableReadiness ready : readiness) {
             byTableAndPartition.put(key(ready.table().schema(), ready.table().name(), ready.partition()), ready);
         }
+        Optional<String> first = Optional.empty();
+        List<RequiredTable> passed = new ArrayList<>();
         for (RequiredTable table : tables) {
-            for (int p = 0; p < partitions; p++) {
-                TableReadiness ready = byTableAndPartition.get(key(table.table().schema(), table.table().name(), p));
-                if (ready == null || !ready.windowId().equals(table.windowId())) {
-                    return Optional.of("table " + table.table() + " (window " + table.windowId()
-                        + ") is not ready in partition " + p);
-                }
-                if (ready.readyAfterEpoch() >= candidate.epoch()) {
-                    return Optional.of("table " + table.table() + " became ready in partition " + p + " after epoch "
-                        + candidate.epoch());
-                }
-                if (candidate.lsn().isBefore(ready.highWatermark())) {
-                    return Optional.of("table " + table.table() + " is consistent from " + ready.highWatermark()
-                        + " in partition " + p + ", epoch " + candidate.epoch() + " ends at " + candidate.lsn());
-                }
+            Optional<String> held = heldBy(candidate, table, byTableAndPartition, partitions);
+            if (held.isEmpty()) {
+                passed.add(table);
+            } else if (first.isEmpty()) {
+                first = held;
+            }
+        }
+        return new Gate(first, passed);
+    }
+
+    private static Optional<String> heldBy(EpochCandidate candidate, RequiredTable table,
+                                           Map<String, TableReadiness> byTableAndPartition, int partitions) {
+        for (int p = 0; p < partitions; p++) {
+            TableReadiness ready = byTableAndPartition.get(key(table.table().schema(), table.table().name(), p));
+            if (ready == null || !ready.windowId().equals(table.windowId())) {
+                return Optional.of("table " + table.table() + " (window " + table.windowId()
+                    + ") is not ready in partition " + p);
+            }
+            if (ready.readyAfterEpoch() >= candidate.epoch()) {
+                return Optional.of("table " + table.table() + " became ready in partition " + p + " after epoch "
+                    + candidate.epoch());
+            }
+            if (candidate.lsn().isBefore(ready.highWatermark())) {
+                return Optional.of("table " + table.table() + " is consistent from " + ready.highWatermark()
+                    + " in partition " + p + ", epoch " + candidate.epoch() + " ends at " + candidate.lsn());
             }
         }
         return Optional.empty();

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -70,8 +71,9 @@ public final class Checkpointer {
         + " FROM tributary.table_rows r WHERE r.group_id = ? AND NOT EXISTS (SELECT 1 FROM tributary.source_tables t"
         + " WHERE t.table_schema = r.table_schema AND t.table_name = r.table_name)"
         + " GROUP BY r.table_schema, r.table_name ORDER BY r.table_schema, r.table_name";
-    private static final String READINESS = "SELECT partition, table_schema, table_name, window_id,"
-        + " high_watermark::text, ready_after_epoch FROM tributary.table_readiness WHERE group_id = ?";
+    private static final String READINESS = "SELECT r.partition, r.table_schema, r.table_name, r.window_id,"
+        + " r.high_watermark::text, r.ready_after_epoch FROM tributary.table_readiness r WHERE r.group_id = ?"
+        + " AND (r.table_schema, r.table_name) IN (SELECT u.s, u.t FROM unnest(?::text[], ?::text[]) AS u(s, t))";
     private static final String PUBLISH = "UPDATE tributary.sync_rules SET checkpoint_op_id = ?,"
         + " checkpoint_lsn = ?::pg_lsn, checkpoint_epoch = ?, checkpoint_at = now()"
         + " WHERE group_id = ? AND (checkpoint_epoch IS NULL OR checkpoint_epoch < ?)";
@@ -82,6 +84,8 @@ public final class Checkpointer {
     private final int partitions;
     private final SyncRules rules;
     private final SealLog seals;
+    private final Map<TableId, String> passed = new HashMap<>();
+    private final Map<TableId, Boolean> reads = new HashMap<>();
     private String lastHeldBy = "";
     private Map<Integer, Long> replayTargets = Map.of();
 
@@ -125,8 +129,7 @@ public final class Checkpointer {
                 heldBy = CheckpointMath.heldByUnplanned(candidate.get(), unplannedTables(connection));
             }
             if (heldBy.isEmpty()) {
-                heldBy = CheckpointMath.heldBy(candidate.get(), requiredTables(connection), readiness(connection),
-                    partitions);
+                heldBy = tableGate(connection, candidate.get());
             }
             if (heldBy.isPresent()) {
                 connection.commit();
@@ -208,13 +211,30 @@ public final class Checkpointer {
         return tables;
     }
 
+    /**
+     * Why {@code candidate} is held by a table's readiness, or empty. Readiness is read only for the tables whose
+     * newest window has not passed an earlier candidate ({@link CheckpointMath.Gate}): each readiness row is read
+     * about once, not once per checkpoint.
+     */
+    private Optional<String> tableGate(Connection connection, EpochCandidate candidate) throws SQLException {
+        List<RequiredTable> unchecked = requiredTables(connection).stream()
+            .filter(t -> !t.windowId().equals(passed.get(t.table()))).toList();
+        if (unchecked.isEmpty()) {
+            return Optional.empty();
+        }
+        CheckpointMath.Gate gate = CheckpointMath.gate(candidate, unchecked, readiness(connection, unchecked),
+            partitions);
+        gate.passed().forEach(t -> passed.put(t.table(), t.windowId()));
+        return gate.heldBy();
+    }
+
     private List<RequiredTable> requiredTables(Connection connection) throws SQLException {
         List<RequiredTable> tables = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(TABLES);
              ResultSet rs = select.executeQuery()) {
             while (rs.next()) {
                 TableId table = TableId.of(rs.getString(1), rs.getString(2));
-                if (rules.reads(table.schema() + "." + table.name())) {
+                if (reads.computeIfAbsent(table, t -> rules.reads(t.schema() + "." + t.name()))) {
                     tables.add(new RequiredTable(table, rs.getString(3)));
                 }
             }
@@ -222,10 +242,14 @@ public final class Checkpointer {
         return tables;
     }
 
-    private List<TableReadiness> readiness(Connection connection) throws SQLException {
+    private List<TableReadiness> readiness(Connection connection, List<RequiredTable> tables) throws SQLException {
         List<TableReadiness> readiness = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(READINESS)) {
             select.setLong(1, groupId);
+            select.setArray(2, connection.createArrayOf("text", tables.stream().map(t -> t.table().schema())
+                .toArray()));
+            select.setArray(3, connection.createArrayOf("text", tables.stream().map(t -> t.table().name())
+                .toArray()));
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                     readiness.add(new TableReadiness(rs.getInt(1), TableId.of(rs.getString(2), rs.getString(3)),

@@ -73,6 +73,21 @@ class CheckpointMathTest {
     }
 
     @Test
+    void theGateNamesTheFirstHoldingTableAndPassesEveryOther() {
+        EpochCandidate candidate = new EpochCandidate(5, Lsn.of(500), 10);
+        RequiredTable lists = new RequiredTable(TableId.of("public", "lists"), "w1");
+        RequiredTable todos = new RequiredTable(TODOS, "w1");
+        RequiredTable users = new RequiredTable(TableId.of("public", "users"), "w1");
+
+        CheckpointMath.Gate gate = CheckpointMath.gate(candidate, List.of(lists, todos, users),
+            List.of(ready(0, "w1", 100, 2), new TableReadiness(0, users.table(), "w1", Lsn.of(100), 2)), 1);
+
+        assertThat(gate.heldBy()).hasValueSatisfying(r -> assertThat(r).contains("public.lists").contains(
+            "not ready in partition 0"));
+        assertThat(gate.passed()).containsExactly(todos, users);
+    }
+
+    @Test
     void readinessOfAnOlderWindowDoesNotCount() {
         EpochCandidate candidate = new EpochCandidate(5, Lsn.of(500), 10);
 

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The Debezium Embedded configuration of ingest: the Postgres connector on pgoutput, streaming only
- * ({@code snapshot.mode=no_data}), the slot and publication ingest manages itself, transaction metadata (BEGIN/END
- * with the commit position), heartbeats that write a WAL message so an idle source still advances, the planner's
- * window messages, truncations, no tombstones, offsets in Kafka ({@code ingest-offsets}), engine errors surfaced
- * to the supervisor instead of retried inside Debezium, and the source module's decoding settings, applied last so
- * nothing overrides them.
+ * The Debezium Embedded configuration of ingest: the Postgres connector on pgoutput, streaming only (no table's
+ * structure read at start: tables are learnt from pgoutput's relation messages), the slot and publication ingest
+ * manages itself, transaction metadata (BEGIN/END with the commit position), heartbeats that write a WAL message so
+ * an idle source still advances, the planner's window messages, truncations, no tombstones, offsets in Kafka
+ * ({@code ingest-offsets}), engine errors surfaced to the supervisor instead of retried inside Debezium, and the
+ * source module's decoding settings, applied last so nothing overrides them.
  */
 public final class EngineProperties {
 
@@ -51,7 +51,14 @@ public final class EngineProperties {
         props.setProperty("slot.name", config.slotName());
         props.setProperty("publication.name", config.publicationName());
         props.setProperty("publication.autocreate.mode", "disabled");
-        props.setProperty("snapshot.mode", "no_data");
+        // Streaming only, and no table structure read at start: Debezium would read the catalog of every table of
+        // the database (a metadata query per schema and per table, minutes for thousands of tables) while holding a
+        // transaction that window markers wait for. It learns each table from pgoutput's relation message, sent
+        // before a table's first change in the stream, as it does for a table created while it runs.
+        props.setProperty("snapshot.mode", "configuration_based");
+        props.setProperty("snapshot.mode.configuration.based.snapshot.schema", "false");
+        props.setProperty("snapshot.mode.configuration.based.snapshot.data", "false");
+        props.setProperty("snapshot.mode.configuration.based.start.stream", "true");
         props.setProperty("provide.transaction.metadata", "true");
         props.setProperty("skipped.operations", "none");
         props.setProperty("tombstones.on.delete", "false");

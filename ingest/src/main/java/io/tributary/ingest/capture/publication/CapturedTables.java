@@ -5,6 +5,7 @@ import io.tributary.ingest.capture.ReplicaIdentityException;
 import io.tributary.ingest.capture.TableSelection;
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
@@ -42,20 +43,26 @@ public final class CapturedTables {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapturedTables.class);
 
-    /** Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. */
+    /**
+     * Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. Runs at every
+     * refresh over every selected table, so it finds each by one probe of {@code pg_class}'s (name, schema) index
+     * (the schema's oid a scalar subquery: tenants share table names) and asks only partitioned tables for their
+     * partition tree.
+     */
     private static final String LEAVES_WITHOUT_FULL = """
         WITH roots AS (
-            SELECT c.oid, n.nspname, c.relname
-              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-             WHERE (n.nspname::text, c.relname::text) IN (SELECT * FROM unnest(?::text[], ?::text[]))),
+            SELECT c.oid, c.relkind, u.nspname, c.relname
+              FROM unnest(?::text[], ?::text[]) AS u(nspname, relname)
+              JOIN pg_class c ON c.relname = u.relname
+                             AND c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = u.nspname)),
         leaves AS (
             SELECT r.nspname, r.relname, t.relid AS leaf
               FROM roots r CROSS JOIN LATERAL pg_partition_tree(r.oid) t
-             WHERE t.isleaf
+             WHERE r.relkind = 'p' AND t.isleaf
             UNION ALL
             SELECT r.nspname, r.relname, r.oid
               FROM roots r
-             WHERE NOT EXISTS (SELECT 1 FROM pg_partition_tree(r.oid) t WHERE t.isleaf))
+             WHERE r.relkind <> 'p' OR NOT EXISTS (SELECT 1 FROM pg_partition_tree(r.oid) t WHERE t.isleaf))
         SELECT ln.nspname, l.relname, lv.nspname, lv.relname,
                EXISTS (SELECT 1 FROM pg_attribute a
                         WHERE a.attrelid = l.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attstorage <> 'p')
@@ -89,12 +96,14 @@ public final class CapturedTables {
         Map<TableId, RuntimeException> problems = new HashMap<>();
         Set<TableId> candidates = new LinkedHashSet<>();
         Set<TableId> needFull = new TreeSet<>();
+        Map<TableId, TableDescription> described = catalog.describeAll(wanted.stream()
+            .filter(table -> !published.contains(table)).toList());
         for (TableId table : wanted) {
             if (published.contains(table)) {
                 continue;
             }
             try {
-                TableSchema schema = catalog.describe(table);
+                TableSchema schema = described.get(table).schema();
                 if (!schema.deletesCarryKey()) {
                     if (!replicaIdentityFull) {
                         throw new ReplicaIdentityException(table, "its replica identity is "

@@ -34,7 +34,10 @@ class EnginePropertiesTest {
     void streamingOnlyFromTheManagedSlotAndPublicationWithTransactionMetadataAndTruncates() {
         Properties props = EngineProperties.of(config("jdbc:postgresql://db/app"));
 
-        assertThat(props).containsEntry("plugin.name", "pgoutput").containsEntry("snapshot.mode", "no_data")
+        assertThat(props).containsEntry("plugin.name", "pgoutput").containsEntry("snapshot.mode", "configuration_based")
+            .containsEntry("snapshot.mode.configuration.based.snapshot.schema", "false")
+            .containsEntry("snapshot.mode.configuration.based.snapshot.data", "false")
+            .containsEntry("snapshot.mode.configuration.based.start.stream", "true")
             .containsEntry("slot.name", "tributary").containsEntry("publication.name", "tributary_pub")
             .containsEntry("publication.autocreate.mode", "disabled")
             .containsEntry("provide.transaction.metadata", "true").containsEntry("skipped.operations", "none")
