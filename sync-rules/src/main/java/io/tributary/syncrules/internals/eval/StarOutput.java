@@ -10,8 +10,8 @@ import java.util.Arrays;
  * {@link RowJsonParser} parses from that text. Each column's key is copied as it is (a canonical key is its
  * {@code CanonicalJson} quoting); so are strings whose client text is their own (all but those of a temporal or
  * interval shape, see {@link ClientValues}), integers and {@code null}; booleans become {@code 1} and {@code 0};
- * every other value (decimals, arrays, objects, strings of a temporal or interval shape) is parsed alone and written
- * by {@link ClientValues}. Stateless and thread-safe.
+ * every other value (decimals, arrays, objects, strings of a temporal or interval shape) is read alone
+ * ({@link ColumnSelection#value}) and written by {@link ClientValues}. Stateless and thread-safe.
  */
 final class StarOutput {
 
@@ -68,10 +68,10 @@ final class StarOutput {
         return true;
     }
 
-    /** Appends the client value of the canonical JSON value {@code text[from, to)}, parsed alone. */
+    /** Appends the client value of the canonical JSON value {@code text[from, to)}, read alone. */
     private static void client(byte[] text, int from, int to, Edition edition, Buffer out) {
         StringBuilder value = new StringBuilder(to - from + 16);
-        ClientValues.write(RowJsonParser.parseValue(text, from, to - from), edition, value);
+        ClientValues.write(ColumnSelection.value(text, from, to), edition, value);
         out.add(value.toString().getBytes(StandardCharsets.UTF_8));
     }
 
