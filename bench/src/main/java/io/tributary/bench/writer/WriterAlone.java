@@ -8,6 +8,7 @@ import io.tributary.writer.StorageWriter;
 import io.tributary.writer.WriterConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +38,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Arguments: bootstrap servers, topic prefix, storage JDBC URL, user, group id, loops, batch records, rules
  * file. Output lines: {@code START}, {@code FIRST <seconds>} (the first batch committed),
- * {@code DONE <seconds> <jvm cpu s> <jit cpu s> <cpu s of the writer's storage backends> <watcher cpu s>}. The JVM
- * figure leaves out the CPU of this class's own progress queries (the watcher's, the last field): they are the
- * bench's, not the writer's.
+ * {@code DONE <seconds> <jvm cpu s> <jit cpu s> <cpu s of the writer's storage backends> <watcher cpu s>
+ * <poll threads' cpu s> <commit threads' cpu s>}. The JVM figure leaves out the CPU of this class's own progress
+ * queries (the watcher's): they are the bench's, not the writer's. The poll and commit threads' CPU (every writer
+ * loop's) is the part of the JVM's that is the writer's per-row work: no start-up, JIT or GC.
  */
 public final class WriterAlone {
 
@@ -84,9 +86,10 @@ public final class WriterAlone {
                         CpuUse used = cpu.total().since(before);
                         double seconds = (System.nanoTime() - start) / 1e9;
                         double watcher = watcherNanos / 1e9;
-                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f %.3f %.3f%n", seconds,
+                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f %.3f %.3f %.3f %.3f%n", seconds,
                             Math.max(0, used.jvmSeconds() - watcher), used.jitSeconds(),
-                            backendSeconds(c, writer.consumerGroup()), watcher);
+                            backendSeconds(c, writer.consumerGroup()), watcher, threadSeconds(threads, "-poll"),
+                            threadSeconds(threads, "-commit"));
                         System.out.flush();
                         break;
                     }
@@ -128,6 +131,18 @@ public final class WriterAlone {
             }
         }
         return ends;
+    }
+
+    /** CPU seconds of this JVM's live threads whose names end with {@code suffix}. */
+    private static double threadSeconds(ThreadMXBean threads, String suffix) {
+        long nanos = 0;
+        for (long id : threads.getAllThreadIds()) {
+            ThreadInfo info = threads.getThreadInfo(id);
+            if (info != null && info.getThreadName().endsWith(suffix)) {
+                nanos += Math.max(0, threads.getThreadCpuTime(id));
+            }
+        }
+        return nanos / 1e9;
     }
 
     /**
