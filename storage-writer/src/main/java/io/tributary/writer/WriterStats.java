@@ -13,8 +13,11 @@ package io.tributary.writer;
  * @param checkpointsPublished checkpoints this writer's checkpointer published
  * @param commitNanos          time spent in batch transactions, retries included (divided by
  *                             {@code batchesCommitted}: the mean storage write latency)
+ * @param peakHeldRecords      the most records one writer loop held at once, evaluated and not yet taken by a
+ *                             transaction (bounded by about twice {@code storage.batch_rows} times the queued
+ *                             batches of the writer's tuning)
  */
 public record WriterStats(long recordsConsumed, long batchesCommitted, long opsWritten, long deadLettered,
                           long evaluationErrors, long retries, long fencedBatches, long checkpointsPublished,
-                          long commitNanos) {
+                          long commitNanos, long peakHeldRecords) {
 }

@@ -8,9 +8,10 @@ import java.util.Objects;
  * Knobs with sensible defaults ({@link #defaults()}); the launcher only overrides them for tests.
  *
  * @param pollTimeout            longest wait of one Kafka poll
- * @param queuedBatches          the pipeline depth, {@code >= 1}: a partition may have
- *                               {@code queuedBatches * batchRecords} records in batches waiting for their commit;
- *                               beyond that it is paused
+ * @param queuedBatches          the pipeline depth, {@code >= 1}: a writer loop evaluates records while it holds
+ *                               fewer than {@code queuedBatches * batchRecords} evaluated records not yet taken by a
+ *                               transaction (or the partition fewer than its share of them); beyond that the
+ *                               partition is paused
  * @param gateRecheck            how often a writer whose batch waits for other partitions' seals re-reads them
  * @param checkpointInterval     how often the checkpointer tries to advance the group's checkpoint
  * @param retryInitialBackoff    first wait after a retriable storage failure

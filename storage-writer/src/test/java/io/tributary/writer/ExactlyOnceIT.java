@@ -34,7 +34,7 @@ class ExactlyOnceIT {
             Process victim = WriterProcess.start(h, 50);
             long committedAtKill;
             try {
-                await().atMost(Duration.ofSeconds(30)).until(() -> sum(h.storage.storedOffsets()) > 500);
+                await().atMost(Duration.ofSeconds(120)).until(() -> sum(h.storage.storedOffsets()) > 500);
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
                     .until(() -> inWriteTransaction(h));
                 victim.destroyForcibly();

@@ -26,10 +26,15 @@ public final class Checksums {
 
     /** The checksum of a PUT op of row {@code id} of output table {@code table} with row JSON {@code data}. */
     public static long put(String table, String id, String data) {
+        return put(table, id, data.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As {@link #put(String, String, String)}, the row JSON given as its UTF-8 bytes {@code dataUtf8}. */
+    public static long put(String table, String id, byte[] dataUtf8) {
         // The UTF-8 of the op text is that of its parts: the ASCII dots between them keep any surrogate pair whole.
         MessageDigest digest = SHA_256.get();
         digest.update(("put." + table + "." + id + ".").getBytes(StandardCharsets.UTF_8));
-        digest.update(data.getBytes(StandardCharsets.UTF_8));
+        digest.update(dataUtf8);
         return first4(digest.digest());
     }
 

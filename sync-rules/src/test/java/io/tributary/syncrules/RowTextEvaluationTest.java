@@ -51,7 +51,8 @@ class RowTextEvaluationTest {
 
     private static final String[] KEYS = {"id", "owner", "title", "n", "tags", "body", "w\"k", "é", "extra"};
     private static final String[] STRINGS = {"u1", "u2", "a\"b", "back\\slash", "tab\tnew\nline", "\u0001\u001f",
-        "é日", "😀", "\u007f", "", "/"};
+        "é日", "😀", "\u007f", "", "/", "2024-01-02T03:04:05.120000", "2024-01-02T03:04:05.000000Z",
+        "01:02:03.500000", "01:02:03.500000Z", "P1Y2M-3DT4H5M6.780000S", "P", "Plain"};
 
     @Test
     void textsEvaluateAsTheirTrees() {

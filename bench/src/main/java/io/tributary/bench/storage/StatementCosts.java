@@ -27,7 +27,9 @@ import org.postgresql.copy.CopyIn;
  * backend that runs it ({@code /proc/<backend pid>/stat}, so nothing else on the box counts): the ops into
  * {@code bucket_data} by text and by binary COPY, {@code current_data} by insert-if-absent from {@code unnest} arrays
  * returning the inserted keys and by binary COPY, and op ids from {@code nextval} per op. Each shape writes
- * {@code rows} rows of the bench's ~500 B shape into a fresh group, in transactions of {@code batch} rows.
+ * {@code rows} rows of the bench's ~500 B shape into a fresh group, in transactions of {@code batch} rows. Two more
+ * shapes change {@code current_data} rows that are all stored already (streamed updates): insert-if-absent, then a
+ * select and an update of the keys it did not insert; and one update that returns the rows as they were.
  *
  * <p>Usage: {@code java -cp <bench classpath> io.tributary.bench.storage.StatementCosts [rows] [batch] [rounds]}
  * (defaults 200,000, 5,000, 3); prints one line per shape and round. Starts its own embedded Postgres.
@@ -68,6 +70,10 @@ public final class StatementCosts {
                     batch);
                 loadThenIndex(storage, "current_data", "(group_id, source_key)", StatementCosts::currentBinary, rows,
                     batch);
+                measureOverStored(storage, "current_data stored: INSERT ON CONFLICT, SELECT, UPDATE",
+                    StatementCosts::storedInsertSelectUpdate, rows, batch);
+                measureOverStored(storage, "current_data stored: UPDATE returning rows before",
+                    StatementCosts::storedUpdateReturning, rows, batch);
             }
         }
     }
@@ -77,6 +83,35 @@ public final class StatementCosts {
             c.setAutoCommit(true);
             long group = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
             c.setAutoCommit(false);
+            long pid = backendPid(c);
+            long ticks = ticks(pid);
+            long start = System.nanoTime();
+            for (int from = 0; from < rows; from += batch) {
+                shape.write(c, group, from, Math.min(batch, rows - from));
+                c.commit();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpu = (ticks(pid) - ticks) / (double) TICKS_PER_SECOND;
+            System.out.printf(Locale.ROOT, "%-50s %,9d rows  backend CPU %6.2f us/row  wall %6.2f us/row%n", name,
+                rows, cpu * 1e6 / rows, seconds * 1e6 / rows);
+        }
+    }
+
+    /** As {@link #measure}, over a group whose {@code current_data} holds every key already (not measured). */
+    private static void measureOverStored(PgEndpoint storage, String name, Shape shape, int rows, int batch)
+        throws Exception {
+        try (Connection c = storage.connect()) {
+            c.setAutoCommit(true);
+            long group = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
+            c.setAutoCommit(false);
+            for (int from = 0; from < rows; from += batch) {
+                currentBinary(c, group, from, Math.min(batch, rows - from));
+                c.commit();
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("ANALYZE tributary.current_data_g" + group);
+            }
+            c.commit();
             long pid = backendPid(c);
             long ticks = ticks(pid);
             long start = System.nanoTime();
@@ -194,6 +229,85 @@ public final class StatementCosts {
                 while (rs.next()) {
                     rs.getBytes(1);
                 }
+            }
+        }
+    }
+
+    /** The lookup path before: insert-if-absent returning the new keys, then select and update the others. */
+    private static void storedInsertSelectUpdate(Connection c, long group, int from, int count) throws Exception {
+        Batch b = Batch.of(c, from, count);
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO tributary.current_data"
+            + " (group_id, source_key, buckets, source_partition, source_offset)"
+            + " SELECT ?, u.k, u.b, u.p, u.o FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
+            + " ON CONFLICT (group_id, source_key) DO NOTHING RETURNING source_key")) {
+            insert.setLong(1, group);
+            insert.setArray(2, b.keys);
+            insert.setArray(3, b.memberships);
+            insert.setArray(4, b.partitions);
+            insert.setArray(5, b.offsets);
+            drain(insert);
+        }
+        try (PreparedStatement select = c.prepareStatement("SELECT source_key, buckets FROM tributary.current_data"
+            + " WHERE group_id = ? AND source_key = ANY(?::bytea[])")) {
+            select.setLong(1, group);
+            select.setArray(2, b.keys);
+            drain(select);
+        }
+        try (PreparedStatement update = c.prepareStatement("UPDATE tributary.current_data c"
+            + " SET buckets = u.b, source_partition = u.p, source_offset = u.o"
+            + " FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
+            + " WHERE c.group_id = ? AND c.source_key = u.k")) {
+            update.setArray(1, b.keys);
+            update.setArray(2, b.memberships);
+            update.setArray(3, b.partitions);
+            update.setArray(4, b.offsets);
+            update.setLong(5, group);
+            update.executeUpdate();
+        }
+    }
+
+    /** The lookup path now: one statement updates the stored rows and returns them as they were. */
+    private static void storedUpdateReturning(Connection c, long group, int from, int count) throws Exception {
+        Batch b = Batch.of(c, from, count);
+        try (PreparedStatement update = c.prepareStatement("WITH before AS (SELECT source_key, buckets"
+            + " FROM tributary.current_data WHERE group_id = ? AND source_key = ANY(?::bytea[])),"
+            + " updated AS (UPDATE tributary.current_data c SET buckets = u.b, source_partition = u.p,"
+            + " source_offset = u.o FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
+            + " WHERE c.group_id = ? AND c.source_key = u.k) SELECT source_key, buckets FROM before")) {
+            update.setLong(1, group);
+            update.setArray(2, b.keys);
+            update.setArray(3, b.keys);
+            update.setArray(4, b.memberships);
+            update.setArray(5, b.partitions);
+            update.setArray(6, b.offsets);
+            update.setLong(7, group);
+            drain(update);
+        }
+    }
+
+    /** The arrays of a batch of rows {@code from..from+count-1}, as the writer binds them. */
+    private record Batch(Array keys, Array memberships, Array partitions, Array offsets) {
+
+        static Batch of(Connection c, int from, int count) throws SQLException {
+            byte[][] keys = new byte[count][];
+            String[] memberships = new String[count];
+            Integer[] partitions = new Integer[count];
+            long[] offsets = new long[count];
+            for (int i = 0; i < count; i++) {
+                keys[i] = key(from + i);
+                memberships[i] = StatementCosts.memberships(from + i);
+                partitions[i] = 0;
+                offsets[i] = from + i + 1_000_000L;
+            }
+            return new Batch(c.createArrayOf("bytea", keys), c.createArrayOf("text", memberships),
+                c.createArrayOf("int4", partitions), c.unwrap(PGConnection.class).createArrayOf("int8", offsets));
+        }
+    }
+
+    private static void drain(PreparedStatement statement) throws SQLException {
+        try (ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                rs.getBytes(1);
             }
         }
     }

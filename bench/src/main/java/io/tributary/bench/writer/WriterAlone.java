@@ -7,6 +7,9 @@ import io.tributary.topics.TopicNames;
 import io.tributary.writer.StorageWriter;
 import io.tributary.writer.WriterConfig;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -35,7 +38,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Arguments: bootstrap servers, topic prefix, storage JDBC URL, user, group id, loops, batch records, rules
  * file. Output lines: {@code START}, {@code FIRST <seconds>} (the first batch committed),
- * {@code DONE <seconds> <jvm cpu s> <jit cpu s> <cpu s of the writer's storage backends>}.
+ * {@code DONE <seconds> <jvm cpu s> <jit cpu s> <cpu s of the writer's storage backends> <watcher cpu s>
+ * <poll threads' cpu s> <commit threads' cpu s>}. The JVM figure leaves out the CPU of this class's own progress
+ * queries (the watcher's): they are the bench's, not the writer's. The poll and commit threads' CPU (every writer
+ * loop's) is the part of the JVM's that is the writer's per-row work: no start-up, JIT or GC.
  */
 public final class WriterAlone {
 
@@ -62,12 +68,16 @@ public final class WriterAlone {
             CpuUse before = cpu.total();
             long start = System.nanoTime();
             boolean first = false;
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long watcherNanos = 0;
             try (StorageWriter writer = StorageWriter.start(config)) {
                 while (true) {
                     if (writer.failure().isPresent()) {
                         throw new IllegalStateException("the writer failed", writer.failure().get());
                     }
+                    long watchStart = threads.getCurrentThreadCpuTime();
                     Progress progress = progress(c, group);
+                    watcherNanos += threads.getCurrentThreadCpuTime() - watchStart;
                     if (!first && progress.anyCommitted()) {
                         first = true;
                         System.out.printf(Locale.ROOT, "FIRST %.3f%n", (System.nanoTime() - start) / 1e9);
@@ -75,8 +85,11 @@ public final class WriterAlone {
                     if (progress.reached(ends)) {
                         CpuUse used = cpu.total().since(before);
                         double seconds = (System.nanoTime() - start) / 1e9;
-                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f %.3f%n", seconds, used.jvmSeconds(),
-                            used.jitSeconds(), backendSeconds(c, writer.consumerGroup()));
+                        double watcher = watcherNanos / 1e9;
+                        System.out.printf(Locale.ROOT, "DONE %.3f %.3f %.3f %.3f %.3f %.3f %.3f%n", seconds,
+                            Math.max(0, used.jvmSeconds() - watcher), used.jitSeconds(),
+                            backendSeconds(c, writer.consumerGroup()), watcher, threadSeconds(threads, "-poll"),
+                            threadSeconds(threads, "-commit"));
                         System.out.flush();
                         break;
                     }
@@ -118,6 +131,18 @@ public final class WriterAlone {
             }
         }
         return ends;
+    }
+
+    /** CPU seconds of this JVM's live threads whose names end with {@code suffix}. */
+    private static double threadSeconds(ThreadMXBean threads, String suffix) {
+        long nanos = 0;
+        for (long id : threads.getAllThreadIds()) {
+            ThreadInfo info = threads.getThreadInfo(id);
+            if (info != null && info.getThreadName().endsWith(suffix)) {
+                nanos += Math.max(0, threads.getThreadCpuTime(id));
+            }
+        }
+        return nanos / 1e9;
     }
 
     /**

@@ -171,6 +171,9 @@ public final class WriterAloneRun {
         double jvm = 0;
         double jit = 0;
         double backends = 0;
+        double watcher = 0;
+        double poll = 0;
+        double commit = 0;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
             StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
@@ -190,6 +193,9 @@ public final class WriterAloneRun {
                     jvm = Double.parseDouble(fields[2]);
                     jit = Double.parseDouble(fields[3]);
                     backends = Double.parseDouble(fields[4]);
+                    watcher = Double.parseDouble(fields[5]);
+                    poll = Double.parseDouble(fields[6]);
+                    commit = Double.parseDouble(fields[7]);
                 }
             }
         }
@@ -202,9 +208,11 @@ public final class WriterAloneRun {
         CpuUse server = after.since(before);
         CpuUse writer = new CpuUse(jvm, jit, backends);
         Row row = Row.ok(scenario, configuration, rows, seconds, String.format(Locale.ROOT,
-            "PG = the writer's storage backends; Postgres servers overall %,.0f us/row; broker and bench JVM %,.0f"
-                + " us/row (JIT %,.0f); first commit at %.2f s", server.postgresSeconds() * 1e6 / rows,
-            server.jvmSeconds() * 1e6 / rows, server.jitSeconds() * 1e6 / rows, first)).withCpu(writer);
+            "PG = the writer's storage backends; writer threads (poll + commit) %.1f + %.1f us/row; Postgres servers"
+                + " overall %,.0f us/row; broker and bench JVM %,.0f us/row (JIT %,.0f); the writer JVM's progress"
+                + " watcher %.1f us/row, left out; first commit at %.2f s", poll * 1e6 / rows, commit * 1e6 / rows,
+            server.postgresSeconds() * 1e6 / rows, server.jvmSeconds() * 1e6 / rows, server.jitSeconds() * 1e6 / rows,
+            watcher * 1e6 / rows, first)).withCpu(writer);
         return Checked.row(row, source, Dataset.expected(version), storage).withCpu(writer);
     }
 

@@ -39,11 +39,11 @@ import org.postgresql.PGConnection;
  * those rows: if another writer claimed one of the partitions since, nothing is written and {@link FencedException}
  * names it; if it claims it meanwhile, its claim waits for this commit and then reads the new offset. Batches whose
  * records the stored offsets already cover (a retry after a commit whose acknowledgement was lost) are not applied
- * again: their outcome is read back instead. Rows then go through the insert-if-absent fast path:
- * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING} tells which keys are new (PUT only, no lookup); only the
- * others are looked up, diffed ({@link OpPlanner}) and updated. While transactions keep finding every key new (a
- * replay, a snapshot), the rows are copied in instead, expecting every key new; a stored key fails that copy, and
- * the transaction is applied again with insert-if-absent ({@link CurrentData}). Rows that are gone are deleted with
+ * again: their outcome is read back instead. Rows then update {@code current_data}: one statement updates the stored
+ * ones and returns what they held, which their ops are diffed against ({@link OpPlanner}); the keys it did not find
+ * are new (PUT only) and copied in. While transactions keep finding every key new (a replay, a snapshot), the rows
+ * are copied in without the update, expecting every key new; a stored key fails that copy, and the transaction is
+ * applied again looking keys up ({@link CurrentData}). Rows that are gone are deleted with
  * {@code DELETE ... RETURNING} their memberships. Op ids come from {@code tributary.op_id_seq} in one block, ops
  * are written with a binary {@code COPY}. Rows of tables parameter queries read also append versions of their
  * parameter lookups ({@link ParameterLookups}), with op ids from the same block, after their batch's ops. No
@@ -251,7 +251,7 @@ public final class BatchApplier {
         try {
             return applyInTransaction(connection, parts, batches, false);
         } catch (CurrentData.KeysStoredException e) {
-            throw new IllegalStateException("Insert-if-absent cannot meet a stored key", e);
+            throw new IllegalStateException("A key the update did not find is stored", e);
         }
     }
 

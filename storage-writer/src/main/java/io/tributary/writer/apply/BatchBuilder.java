@@ -112,6 +112,11 @@ public final class BatchBuilder {
         return isComplete();
     }
 
+    /** The records added since the last {@link #take()}. */
+    public int records() {
+        return records;
+    }
+
     /** Whether nothing was added since the last {@link #take()}. */
     public boolean isEmpty() {
         return records == 0;

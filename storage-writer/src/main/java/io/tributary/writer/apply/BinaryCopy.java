@@ -20,6 +20,7 @@ import org.postgresql.copy.CopyIn;
 final class BinaryCopy implements AutoCloseable {
 
     private static final int CHUNK = 1 << 16;
+    private static final int SHORT_TEXT = 64;
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
         0, 0, 0, 0, 0, 0, 0, 0};
 
@@ -74,11 +75,16 @@ final class BinaryCopy implements AutoCloseable {
     }
 
     /**
-     * A {@code text} field: its UTF-8, encoded straight into the buffer when it is ASCII (an unpaired surrogate
-     * becomes {@code '?'}, as {@link String#getBytes} does).
+     * A {@code text} field: its UTF-8 (an unpaired surrogate becomes {@code '?'}, as {@link String#getBytes} does),
+     * encoded straight into the buffer when it is short and ASCII; a longer one is encoded by the JDK, whose
+     * vectorized encoder and copy beat a loop per character.
      */
     void text(String value) {
         int length = value.length();
+        if (length > SHORT_TEXT) {
+            bytea(value.getBytes(StandardCharsets.UTF_8));
+            return;
+        }
         room(4 + length);
         int at = size + 4;
         for (int i = 0; i < length; i++) {

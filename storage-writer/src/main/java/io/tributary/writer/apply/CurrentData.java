@@ -8,36 +8,33 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.postgresql.PGConnection;
 
 /**
- * The statements of {@link BatchApplier} on {@code tributary.current_data}: insert-if-absent, look up and update
- * the others, delete what is gone, delete a truncated table's rows; each over many keys at once. Runs inside the
- * caller's transaction.
+ * The statements of {@link BatchApplier} on {@code tributary.current_data}: update the stored rows and read what they
+ * held, copy in the new ones, delete what is gone, delete a truncated table's rows; each over many keys at once.
+ * Runs inside the caller's transaction.
  *
  * <p>Rows of keys that are all new (a replay, a snapshot) are copied in ({@link BinaryCopy}: Postgres inserts them
  * in multi-row batches, logs them per page and sends nothing back) when the caller expects them new; a key that is
  * stored already fails that copy with a unique violation ({@link KeysStoredException}), and the caller applies the
- * transaction again with insert-if-absent, which tells the new keys from the stored ones.
+ * transaction again looking keys up: one statement updates the stored rows among the keys and returns their
+ * memberships before the update (a streamed update is an index lookup and an update, with no speculative insertion),
+ * and the keys it did not find are copied in.
  *
  * <p>Stateless apart from the group id.
  */
 final class CurrentData {
 
-    private static final String INSERT_NEW = "INSERT INTO tributary.current_data"
-        + " (group_id, source_key, buckets, source_partition, source_offset)"
-        + " SELECT ?, u.k, u.b, u.p, u.o FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
-        + " ON CONFLICT (group_id, source_key) DO NOTHING RETURNING source_key";
-    private static final String SELECT_STORED = "SELECT source_key, buckets FROM tributary.current_data"
-        + " WHERE group_id = ? AND source_key = ANY(?::bytea[])";
-    private static final String UPDATE_STORED = "UPDATE tributary.current_data c"
-        + " SET buckets = u.b, source_partition = u.p, source_offset = u.o"
+    /** Updates the stored rows among the keys and returns their memberships before (one snapshot for both). */
+    private static final String UPDATE_STORED = "WITH before AS (SELECT source_key, buckets"
+        + " FROM tributary.current_data WHERE group_id = ? AND source_key = ANY(?::bytea[])),"
+        + " updated AS (UPDATE tributary.current_data c SET buckets = u.b, source_partition = u.p, source_offset = u.o"
         + " FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
-        + " WHERE c.group_id = ? AND c.source_key = u.k";
+        + " WHERE c.group_id = ? AND c.source_key = u.k)"
+        + " SELECT source_key, buckets FROM before";
     private static final String DELETE_GONE = "DELETE FROM tributary.current_data"
         + " WHERE group_id = ? AND source_key = ANY(?::bytea[]) RETURNING source_key, buckets";
     private static final String DELETE_TABLE = "DELETE FROM tributary.current_data"
@@ -84,10 +81,15 @@ final class CurrentData {
         if (!present.isEmpty() && expectNew) {
             copyNew(connection, present, partitionOf);
         } else if (!present.isEmpty()) {
-            List<RowChange> stored = insertNew(connection, present, partitionOf);
-            if (!stored.isEmpty()) {
-                previous.putAll(selectStored(connection, stored));
-                updateStored(connection, stored, partitionOf);
+            previous.putAll(updateStored(connection, present, partitionOf));
+            if (previous.size() < present.size()) {
+                List<RowChange> fresh = new ArrayList<>(present.size() - previous.size());
+                for (RowChange change : present) {
+                    if (!previous.containsKey(change.key())) {
+                        fresh.add(change);
+                    }
+                }
+                copyNew(connection, fresh, partitionOf);
             }
         }
         if (!absent.isEmpty()) {
@@ -117,63 +119,29 @@ final class CurrentData {
         }
     }
 
-    /** Inserts the rows of {@code rows} whose keys are not stored; returns the others, which are. */
-    private List<RowChange> insertNew(Connection connection, List<RowChange> rows,
-                                      Map<SourceKey, Integer> partitionOf) throws SQLException {
-        List<byte[]> inserted = new ArrayList<>(rows.size());
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
-            insert.setLong(1, groupId);
-            insert.setArray(2, keys(connection, rows));
-            insert.setArray(3, memberships(connection, rows));
-            insert.setArray(4, partitions(connection, rows, partitionOf));
-            insert.setArray(5, offsets(connection, rows));
-            try (ResultSet rs = insert.executeQuery()) {
-                while (rs.next()) {
-                    inserted.add(rs.getBytes(1));
-                }
-            }
-        }
-        if (inserted.size() == rows.size()) {
-            return List.of(); // every key was new
-        }
-        Set<SourceKey> insertedKeys = new HashSet<>();
-        for (byte[] key : inserted) {
-            insertedKeys.add(SourceKey.of(key));
-        }
-        List<RowChange> stored = new ArrayList<>();
-        for (RowChange change : rows) {
-            if (!insertedKeys.contains(change.key())) {
-                stored.add(change);
-            }
-        }
-        return stored;
-    }
-
-    private Map<SourceKey, List<Membership>> selectStored(Connection connection, List<RowChange> rows)
-        throws SQLException {
+    /**
+     * Updates the stored rows among the keys of {@code rows}; returns the memberships they held before, by key (a key
+     * absent from the answer is not stored).
+     */
+    private Map<SourceKey, List<Membership>> updateStored(Connection connection, List<RowChange> rows,
+                                                          Map<SourceKey, Integer> partitionOf) throws SQLException {
         Map<SourceKey, List<Membership>> stored = new HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement(SELECT_STORED)) {
-            select.setLong(1, groupId);
-            select.setArray(2, keys(connection, rows));
-            try (ResultSet rs = select.executeQuery()) {
+        Array keys = keys(connection, rows);
+        try (PreparedStatement update = connection.prepareStatement(UPDATE_STORED)) {
+            update.setLong(1, groupId);
+            update.setArray(2, keys);
+            update.setArray(3, keys);
+            update.setArray(4, memberships(connection, rows));
+            update.setArray(5, partitions(connection, rows, partitionOf));
+            update.setArray(6, offsets(connection, rows));
+            update.setLong(7, groupId);
+            try (ResultSet rs = update.executeQuery()) {
                 while (rs.next()) {
-                    stored.put(SourceKey.of(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
+                    stored.put(SourceKey.ofOwned(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
                 }
             }
         }
         return stored;
-    }
-
-    private void updateStored(Connection connection, List<RowChange> rows, Map<SourceKey, Integer> partitionOf)
-        throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(UPDATE_STORED)) {
-            update.setArray(1, keys(connection, rows));
-            update.setArray(2, memberships(connection, rows));
-            update.setArray(3, partitions(connection, rows, partitionOf));
-            update.setArray(4, offsets(connection, rows));
-            update.setLong(5, groupId);
-            update.executeUpdate();
-        }
     }
 
     private Map<SourceKey, List<Membership>> deleteGone(Connection connection, List<RowChange> rows)

@@ -30,8 +30,8 @@ final class OpCopy {
                 copy.text(op.table());
                 copy.text(op.rowId());
                 copy.int8(op.checksum());
-                if (op.data().isPresent()) {
-                    copy.text(op.data().get());
+                if (op.dataUtf8() != null) {
+                    copy.bytea(op.dataUtf8());
                 } else {
                     copy.nullValue();
                 }

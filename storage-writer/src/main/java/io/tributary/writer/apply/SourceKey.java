@@ -28,6 +28,18 @@ public final class SourceKey {
         return new SourceKey(bytes.clone());
     }
 
+    /**
+     * The key with these bytes, not copied: the caller hands the array over (e.g. a Kafka record's key, which nothing
+     * else uses) and must not modify it.
+     */
+    public static SourceKey ofOwned(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length == 0) {
+            throw new IllegalArgumentException("A source key is never empty");
+        }
+        return new SourceKey(bytes);
+    }
+
     /** A copy of the key bytes. */
     public byte[] bytes() {
         return bytes.clone();

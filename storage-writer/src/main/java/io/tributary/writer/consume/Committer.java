@@ -43,8 +43,12 @@ import org.slf4j.LoggerFactory;
  * behind slow storage) costs a few transactions, not one per partition and epoch, and a small backlog still commits as
  * soon as it is queued.
  *
- * <p>Thread-safe: {@link #submit}, {@link #queuedRecords}, {@link #idle}, {@link #forget} and {@link #drain} are
- * called by the poll thread, everything else runs on the committer's own thread.
+ * <p>Each assignment counts its {@link PartitionAssignment#waitingRecords() waiting records}: those submitted and not
+ * yet taken by a transaction (taking a batch subtracts it, handing it back adds it again), so the poll thread can
+ * bound what its loop holds; {@code onTaken} runs, on the committer's thread, whenever a transaction took batches.
+ *
+ * <p>Thread-safe: {@link #submit}, {@link #idle}, {@link #forget} and {@link #drain} are called by the poll thread,
+ * everything else runs on the committer's own thread.
  */
 final class Committer implements Runnable {
 
@@ -70,11 +74,11 @@ final class Committer implements Runnable {
     private final WriterCounters counters;
     private final Duration gateRecheck;
     private final int transactionRecords;
+    private final Runnable onTaken;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<PartitionAssignment, ArrayDeque<PreparedBatch>> queues = new LinkedHashMap<>();
-    private final Map<PartitionAssignment, Integer> queuedRecords = new LinkedHashMap<>();
     private final Set<PartitionAssignment> inFlight = new HashSet<>();
     private boolean draining;
     private boolean finished;
@@ -83,7 +87,8 @@ final class Committer implements Runnable {
     private volatile Throwable failure;
 
     Committer(BatchApplier applier, DeadLetterSink deadLetters, PeerSeals gate, LazyConnection storage,
-              Retrier retrier, WriterCounters counters, Duration gateRecheck, int transactionRecords) {
+              Retrier retrier, WriterCounters counters, Duration gateRecheck, int transactionRecords,
+              Runnable onTaken) {
         if (transactionRecords < 1) {
             throw new IllegalArgumentException("transactionRecords must be >= 1, got " + transactionRecords);
         }
@@ -95,6 +100,7 @@ final class Committer implements Runnable {
         this.counters = counters;
         this.gateRecheck = gateRecheck;
         this.transactionRecords = transactionRecords;
+        this.onTaken = onTaken;
         this.nextGateRead = System.nanoTime();
     }
 
@@ -103,18 +109,8 @@ final class Committer implements Runnable {
         lock.lock();
         try {
             queues.computeIfAbsent(state, s -> new ArrayDeque<>()).add(batch);
-            queuedRecords.merge(state, batch.records(), Integer::sum);
+            state.addWaiting(batch.records());
             changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The records of {@code state}'s batches queued or being committed. */
-    int queuedRecords(PartitionAssignment state) {
-        lock.lock();
-        try {
-            return queuedRecords.getOrDefault(state, 0);
         } finally {
             lock.unlock();
         }
@@ -153,7 +149,6 @@ final class Committer implements Runnable {
         lock.lock();
         try {
             states.forEach(queues::remove);
-            states.stream().filter(s -> !inFlight.contains(s)).forEach(queuedRecords::remove);
             while (states.stream().anyMatch(inFlight::contains)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -196,11 +191,11 @@ final class Committer implements Runnable {
     public void run() {
         try {
             for (Optional<Work> work = next(); work.isPresent(); work = next()) {
-                boolean committed = false;
+                onTaken.run();
                 try {
-                    committed = commit(work.get());
+                    commit(work.get());
                 } finally {
-                    done(work.get(), committed);
+                    done(work.get());
                 }
             }
         } catch (InterruptedException e) {
@@ -272,13 +267,7 @@ final class Committer implements Runnable {
     }
 
     private Optional<Work> pick() {
-        queues.entrySet().removeIf(entry -> {
-            if (!entry.getKey().isLive()) {
-                queuedRecords.remove(entry.getKey());
-                return true;
-            }
-            return false;
-        });
+        queues.entrySet().removeIf(entry -> !entry.getKey().isLive());
         gateBlocked = false;
         Map<Integer, Long> planned = new HashMap<>();
         Map<PartitionAssignment, Integer> taken = new LinkedHashMap<>();
@@ -298,6 +287,7 @@ final class Committer implements Runnable {
                     continue;
                 }
                 entry.getValue().poll();
+                state.addWaiting(-next.records());
                 batches.add(next);
                 taken.put(state, records + next.records());
                 if (next.barrier().isPresent()) {
@@ -316,17 +306,10 @@ final class Committer implements Runnable {
         return Optional.of(new Work(batches, taken));
     }
 
-    private void done(Work work, boolean committed) {
+    private void done(Work work) {
         lock.lock();
         try {
             inFlight.removeAll(work.records().keySet());
-            work.records().forEach((state, records) -> {
-                if (!state.isLive()) {
-                    queuedRecords.remove(state);
-                } else if (committed) {
-                    queuedRecords.computeIfPresent(state, (s, n) -> n > records ? n - records : null);
-                }
-            });
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -343,6 +326,7 @@ final class Committer implements Runnable {
                 for (PartitionAssignment state : work.records().keySet()) {
                     if (state.partition() == batch.partition() && state.isLive()) {
                         queues.computeIfAbsent(state, s -> new ArrayDeque<>()).addFirst(batch);
+                        state.addWaiting(batch.records());
                     }
                 }
             }
@@ -390,7 +374,6 @@ final class Committer implements Runnable {
                     lock.lock();
                     try {
                         queues.remove(state);
-                        queuedRecords.remove(state);
                     } finally {
                         lock.unlock();
                     }

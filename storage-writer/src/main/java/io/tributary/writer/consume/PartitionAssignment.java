@@ -2,9 +2,8 @@ package io.tributary.writer.consume;
 
 import io.tributary.writer.apply.ApplyTarget;
 import io.tributary.writer.apply.BatchBuilder;
-import io.tributary.writer.apply.PreparedBatch;
 import java.util.ArrayDeque;
-import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -13,8 +12,8 @@ import org.apache.kafka.common.TopicPartition;
  * reassignment creates a new state, so batches of an old assignment are recognized and dropped.
  *
  * <p>Ownership: the staging area and the builder belong to the poll thread; {@code sealedEpoch} and
- * {@code maxOpId} to the committer (published to it by the queue lock); the flags and the committed offset are
- * shared.
+ * {@code maxOpId} to the committer (published to it by the queue lock); the flags, the committed offset and the
+ * waiting records are shared.
  */
 final class PartitionAssignment {
 
@@ -24,7 +23,6 @@ final class PartitionAssignment {
 
     final BatchBuilder builder;
     final ArrayDeque<ConsumerRecord<byte[], byte[]>> staged = new ArrayDeque<>();
-    Optional<PreparedBatch> ready = Optional.empty();
     long nextToRead;
     boolean paused;
     long kafkaCommitted;
@@ -35,6 +33,7 @@ final class PartitionAssignment {
     private volatile boolean active = true;
     private volatile boolean fenced;
     private volatile long committedOffset;
+    private final AtomicInteger waiting = new AtomicInteger();
 
     PartitionAssignment(TopicPartition topicPartition, long groupId, PartitionClaim claim, int batchRecords) {
         this.topicPartition = topicPartition;
@@ -87,6 +86,21 @@ final class PartitionAssignment {
 
     void committed(long nextOffset) {
         committedOffset = nextOffset;
+    }
+
+    /** The records of this assignment's batches submitted to the committer and not yet taken by a transaction. */
+    int waitingRecords() {
+        return waiting.get();
+    }
+
+    /** {@code records} more (or, if negative, fewer) records wait for the committer. */
+    void addWaiting(int records) {
+        waiting.addAndGet(records);
+    }
+
+    /** The records the poll thread holds for this assignment: evaluated into its builder, or waiting. */
+    int heldRecords() {
+        return builder.records() + waiting.get();
     }
 
     @Override

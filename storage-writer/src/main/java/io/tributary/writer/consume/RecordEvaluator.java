@@ -10,6 +10,7 @@ import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ResolvedDelete;
 import io.tributary.topics.messages.ResolvedRow;
 import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TableReady;
 import io.tributary.topics.messages.TableTruncate;
 import io.tributary.writer.apply.BatchBuilder;
@@ -17,7 +18,9 @@ import io.tributary.writer.apply.DeadLetter;
 import io.tributary.writer.apply.SourceKey;
 import io.tributary.writer.internals.WriterCounters;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +41,8 @@ final class RecordEvaluator {
 
     private final SyncRules rules;
     private final WriterCounters counters;
+    /** {@code schema.table} of each table seen, the name the rules take, built once per table. */
+    private final Map<TableId, String> tableNames = new ConcurrentHashMap<>();
 
     RecordEvaluator(SyncRules rules, WriterCounters counters) {
         this.rules = rules;
@@ -54,7 +59,8 @@ final class RecordEvaluator {
         try {
             RowsMessage message = TopicCodec.ROWS.decode(record);
             if (message instanceof ResolvedRow row) {
-                String table = row.table().schema() + "." + row.table().name();
+                String table = tableNames.computeIfAbsent(row.table(),
+                    t -> t.schema() + "." + t.name());
                 if (!rules.reads(table)) {
                     return builder.addSkipped(offset, Optional.empty());
                 }
@@ -86,6 +92,6 @@ final class RecordEvaluator {
             throw new MessageFormatException(RecordPosition.of(record),
                 "row record without key", null);
         }
-        return SourceKey.of(record.key());
+        return SourceKey.ofOwned(record.key());
     }
 }

@@ -41,13 +41,20 @@ import org.slf4j.LoggerFactory;
  * committed to Kafka after the storage commits (asynchronously, best effort) so lag-based autoscalers see progress.
  *
  * <p>Batching: a partition's batch goes to the committer when it is complete (at a barrier, a truncation or
- * {@code batchRecords} records), or earlier, unfinished, when the committer has nothing else to do; while the
- * committer is busy, batches grow and queue up, and the committer takes the queued batches of a partition together,
- * up to {@code batchRecords} records per transaction (fewer, larger transactions as the backlog grows).
+ * {@code batchRecords} records), when the loop has no room to evaluate more of the partition's records, or earlier,
+ * unfinished, when the committer has nothing else to do; while the committer is busy, batches queue up, and the
+ * committer takes the queued batches of a partition together, up to {@code batchRecords} records per transaction
+ * (fewer, larger transactions as the backlog grows).
  *
- * <p>Backpressure: each partition has at most {@code queuedBatches * batchRecords} records waiting for the
- * committer plus one complete batch and the rest of one poll staged here; beyond that the partition is paused, and
- * resumed once it has room. A partition waiting for the aligned-barrier gate therefore only pauses itself.
+ * <p>Backpressure: the loop <em>holds</em> a record from its evaluation until a transaction takes its batch (in its
+ * partition's builder, or waiting in the committer's queue). A partition's staged record is evaluated only while the
+ * loop holds fewer than {@code heldRecords} records ({@code queuedBatches * batchRecords}), or the partition itself
+ * holds fewer than its share of them ({@code heldRecords} divided by the live partitions, at least 1). So the loop
+ * holds at most about twice {@code heldRecords} records plus those of the transaction being committed, and a
+ * partition whose batches wait for the aligned-barrier gate can fill only the loop's common room: every other
+ * partition keeps its share and reaches the barrier the gate waits for. A partition with records it may not evaluate
+ * yet is paused, and resumed once they are evaluated; the rest of one poll stays staged here. When a transaction
+ * takes batches, a poll waiting for room is woken.
  *
  * <p>Not thread-safe: {@link #run()} on one thread; {@link #wakeup()} from any.
  */
@@ -67,11 +74,12 @@ public final class WriterLoop implements Runnable {
     private final StopSignal stop;
     private final WriterCounters counters;
     private final int batchRecords;
-    private final int queuedRecords;
+    private final int heldRecords;
     private final Duration pollTimeout;
     private final Duration closeTimeout;
     private final Map<TopicPartition, PartitionAssignment> states = new HashMap<>();
     private volatile Throwable failure;
+    private volatile boolean waitingForRoom;
 
     WriterLoop(String name, long groupId, String topic, Consumer<byte[], byte[]> consumer, Committer committer,
                RecordEvaluator evaluator, LazyConnection control, Retrier retrier, StopSignal stop,
@@ -88,7 +96,7 @@ public final class WriterLoop implements Runnable {
         this.stop = stop;
         this.counters = counters;
         this.batchRecords = batchRecords;
-        this.queuedRecords = (int) Math.min(Integer.MAX_VALUE, (long) queuedBatches * batchRecords);
+        this.heldRecords = (int) Math.min(Integer.MAX_VALUE, (long) queuedBatches * batchRecords);
         this.pollTimeout = pollTimeout;
         this.closeTimeout = closeTimeout;
     }
@@ -106,14 +114,16 @@ public final class WriterLoop implements Runnable {
         RetryPolicy policy = tuning.retryPolicy();
         DeadLetterSink deadLetters = new DeadLetterSink(producer, config.topics().deadLetters(), config.groupId());
         BatchApplier applier = new BatchApplier(config.groupId(), rules.parameterTables());
+        WriterLoop[] loop = new WriterLoop[1];
         Committer committer = new Committer(applier, deadLetters, new PeerSeals(config.groupId(), seals),
             StorageConnections.to(config.storage(), name + "-commit"),
-            Retrier.of(policy, stop), counters, tuning.gateRecheck(), config.batchRecords());
+            Retrier.of(policy, stop), counters, tuning.gateRecheck(), config.batchRecords(), () -> loop[0].roomMade());
         seals.onNewSeal(committer::peerSealed);
         RecordEvaluator evaluator = new RecordEvaluator(rules, counters);
-        return new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
+        loop[0] = new WriterLoop(name, config.groupId(), config.topics().rows(), consumer, committer, evaluator,
             StorageConnections.to(config.storage(), name + "-claim"), Retrier.of(policy, stop), stop, counters,
             config.batchRecords(), tuning.queuedBatches(), tuning.pollTimeout(), tuning.closeTimeout());
+        return loop[0];
     }
 
     /** The committer half of the loop, to run on its own thread. */
@@ -143,16 +153,14 @@ public final class WriterLoop implements Runnable {
                 try {
                     records = consumer.poll(pollTimeout);
                 } catch (WakeupException e) {
-                    continue;
+                    records = ConsumerRecords.empty();
                 } catch (InvalidOffsetException e) {
                     throw new IllegalStateException(name + ": the positions " + e.partitions() + " of " + topic
                         + " lie outside the log Kafka holds now (the topic was deleted and created again, or records"
                         + " were deleted): the writer stops, and its next start checks the log and recovers", e);
                 }
                 stage(records);
-                for (PartitionAssignment state : states.values()) {
-                    pump(state);
-                }
+                pumpAll();
                 commitToKafka(false);
             }
             finish();
@@ -194,36 +202,64 @@ public final class WriterLoop implements Runnable {
         }
     }
 
-    /** Moves a partition's staged records into batches and batches to the committer, as far as there is room. */
-    private void pump(PartitionAssignment state) {
+    /** A transaction took batches: a poll waiting for room to evaluate returns at once. */
+    private void roomMade() {
+        if (waitingForRoom) {
+            waitingForRoom = false;
+            consumer.wakeup();
+        }
+    }
+
+    /** Evaluates staged records and submits batches, partition by partition, as far as the loop has room. */
+    private void pumpAll() {
+        waitingForRoom = true; // a transaction taking batches while this runs makes the next poll return at once
+        int held = 0;
+        int live = 0;
+        for (PartitionAssignment state : states.values()) {
+            if (state.isLive()) {
+                held += state.heldRecords();
+                live++;
+            }
+        }
+        int share = Math.max(1, heldRecords / Math.max(1, live));
+        boolean stopped = false;
+        for (PartitionAssignment state : states.values()) {
+            held = pump(state, held, share);
+            stopped |= !state.staged.isEmpty() && state.isLive();
+        }
+        counters.held(held);
+        waitingForRoom = stopped;
+    }
+
+    /**
+     * Moves {@code state}'s staged records into batches and batches to the committer while the loop, which holds
+     * {@code held} records, has room for them (see the class documentation).
+     *
+     * @return the records the loop holds afterwards
+     */
+    private int pump(PartitionAssignment state, int held, int share) {
         if (!state.isLive()) {
             if (state.isFenced() && !state.paused) {
                 state.staged.clear();
                 consumer.pause(List.of(state.topicPartition()));
                 state.paused = true;
             }
-            return;
+            return held;
         }
-        while (true) {
-            if (state.ready.isPresent()) {
-                if (committer.queuedRecords(state) >= queuedRecords) {
-                    break;
-                }
-                committer.submit(state, state.ready.get());
-                state.ready = Optional.empty();
-            }
+        while (held < heldRecords || state.heldRecords() < share) {
             ConsumerRecord<byte[], byte[]> record = state.staged.poll();
             if (record == null) {
                 break;
             }
+            held++;
             if (evaluator.add(state.builder, record)) {
-                state.ready = Optional.of(state.builder.take());
+                committer.submit(state, state.builder.take());
             }
         }
-        if (state.ready.isEmpty() && !state.builder.isEmpty() && committer.idle()) {
+        boolean full = !state.staged.isEmpty();
+        if (!state.builder.isEmpty() && (full || committer.idle())) {
             committer.submit(state, state.builder.take());
         }
-        boolean full = state.ready.isPresent() || !state.staged.isEmpty();
         if (full && !state.paused) {
             consumer.pause(List.of(state.topicPartition()));
             state.paused = true;
@@ -231,6 +267,7 @@ public final class WriterLoop implements Runnable {
             consumer.resume(List.of(state.topicPartition()));
             state.paused = false;
         }
+        return held;
     }
 
     /** Graceful end: submits what is evaluated, lets the committer finish, commits offsets to Kafka. */
@@ -239,8 +276,6 @@ public final class WriterLoop implements Runnable {
             if (!state.isLive()) {
                 continue;
             }
-            state.ready.ifPresent(batch -> committer.submit(state, batch));
-            state.ready = Optional.empty();
             if (!state.builder.isEmpty()) {
                 PreparedBatch partial = state.builder.take();
                 committer.submit(state, partial);

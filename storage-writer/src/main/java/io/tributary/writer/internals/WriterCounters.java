@@ -2,6 +2,7 @@ package io.tributary.writer.internals;
 
 import io.tributary.writer.WriterStats;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
@@ -17,6 +18,7 @@ public final class WriterCounters {
     private final LongAdder fencedBatches = new LongAdder();
     private final LongAdder checkpointsPublished = new LongAdder();
     private final LongAdder commitNanos = new LongAdder();
+    private final AtomicLong peakHeldRecords = new AtomicLong();
     private volatile LongConsumer commitListener = nanos -> { };
 
     /**
@@ -59,6 +61,13 @@ public final class WriterCounters {
         fencedBatches.increment();
     }
 
+    /** A writer loop holds {@code records} records evaluated and not yet taken by a transaction. */
+    public void held(int records) {
+        if (records > peakHeldRecords.get()) {
+            peakHeldRecords.accumulateAndGet(records, Math::max);
+        }
+    }
+
     /** A checkpoint was published. */
     public void checkpointPublished() {
         checkpointsPublished.increment();
@@ -67,6 +76,7 @@ public final class WriterCounters {
     /** The current values. */
     public WriterStats snapshot() {
         return new WriterStats(recordsConsumed.sum(), batchesCommitted.sum(), opsWritten.sum(), deadLettered.sum(),
-            evaluationErrors.sum(), retries.sum(), fencedBatches.sum(), checkpointsPublished.sum(), commitNanos.sum());
+            evaluationErrors.sum(), retries.sum(), fencedBatches.sum(), checkpointsPublished.sum(), commitNanos.sum(),
+            peakHeldRecords.get());
     }
 }

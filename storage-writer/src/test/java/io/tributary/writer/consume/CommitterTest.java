@@ -24,7 +24,7 @@ class CommitterTest {
         new DeadLetterSink(new MockProducer<>(), "dead-letters", 1), new PeerSeals(1, 2),
         new LazyConnection(new PgEndpoint("jdbc:postgresql://localhost:1/none", "nobody", "")),
         Retrier.of(RetryPolicy.of(Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)), new StopSignal()),
-        new WriterCounters(), Duration.ofMillis(20), 100);
+        new WriterCounters(), Duration.ofMillis(20), 100, () -> { });
 
     @Test
     void committerWithABatchQueuedInAnyPartitionIsNotIdle() {
@@ -35,18 +35,19 @@ class CommitterTest {
         committer.submit(first, batch(0));
 
         assertThat(committer.idle()).isFalse();
-        assertThat(committer.queuedRecords(first)).isEqualTo(1);
-        assertThat(committer.queuedRecords(second)).isZero();
+        assertThat(first.waitingRecords()).isEqualTo(1);
+        assertThat(second.waitingRecords()).isZero();
     }
 
     @Test
-    void queuedRecordsAddUpOverAPartitionsBatches() {
+    void waitingRecordsAddUpOverAPartitionsBatches() {
         PartitionAssignment first = state(0);
 
         committer.submit(first, batch(0));
         committer.submit(first, batch(0));
 
-        assertThat(committer.queuedRecords(first)).isEqualTo(2);
+        assertThat(first.waitingRecords()).isEqualTo(2);
+        assertThat(first.heldRecords()).isEqualTo(2);
     }
 
     private static PartitionAssignment state(int partition) {

@@ -6,8 +6,9 @@ import java.util.Arrays;
 /**
  * One pass over a row's UTF-8 JSON text that decides whether the text is <em>canonical</em>, i.e. exactly the
  * bytes {@link CanonicalJson} writes for the tree {@link RowJsonParser} parses from it, and meanwhile finds the value
- * spans of some top-level columns. For a canonical text, a consumer may use the text itself as the canonical
- * output of the whole row and read only the columns it needs, and get the results of the tree byte for byte.
+ * spans of some top-level columns and of every top-level member. For a canonical text, a consumer may use the text
+ * itself as the canonical output of the whole row and read only the columns it needs, and get the results of the
+ * tree byte for byte.
  *
  * <p>Canonical means: a JSON object, the whole input, without whitespace, with strictly well-formed UTF-8; strings
  * escape only {@code "}, {@code \} and control characters, with the short forms {@code \b \t \n \f \r} and
@@ -47,6 +48,8 @@ final class CanonicalRowScan {
     private int[] keyEnd = new int[16];
     private int[] keyHash = new int[16];
     private int keys;
+    private int[] members = new int[24];
+    private int memberCount;
 
     /**
      * Scans {@code text}.
@@ -83,6 +86,26 @@ final class CanonicalRowScan {
     /** Where the value of wanted key {@code i} ends (exclusive). */
     int valueEnd(int i) {
         return valueEnd[i];
+    }
+
+    /** The number of top-level members (columns) of a canonical text, in text order. */
+    int memberCount() {
+        return memberCount;
+    }
+
+    /** Where top-level member {@code i} starts: the opening quote of its key. */
+    int memberStart(int i) {
+        return members[3 * i];
+    }
+
+    /** Where the value of top-level member {@code i} starts (after the key's {@code :}). */
+    int memberValueStart(int i) {
+        return members[3 * i + 1];
+    }
+
+    /** Where the value of top-level member {@code i} ends (exclusive). */
+    int memberValueEnd(int i) {
+        return members[3 * i + 2];
     }
 
     /** The bytes a key is matched by: the UTF-8 of its canonical JSON string content. */
@@ -134,6 +157,7 @@ final class CanonicalRowScan {
             }
             if (depth == 0) {
                 locate(start, stop, hash, value, pos);
+                member(start - 1, value, pos);
             }
             if (pos >= end) {
                 return false;
@@ -167,6 +191,16 @@ final class CanonicalRowScan {
         keyHash[keys] = hash;
         keys++;
         return true;
+    }
+
+    private void member(int start, int valueFrom, int valueTo) {
+        if (3 * memberCount + 3 > members.length) {
+            members = Arrays.copyOf(members, members.length * 2);
+        }
+        members[3 * memberCount] = start;
+        members[3 * memberCount + 1] = valueFrom;
+        members[3 * memberCount + 2] = valueTo;
+        memberCount++;
     }
 
     private void locate(int start, int stop, int hash, int from, int to) {

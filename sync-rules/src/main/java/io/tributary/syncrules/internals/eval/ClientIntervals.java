@@ -19,6 +19,11 @@ final class ClientIntervals {
     private ClientIntervals() {
     }
 
+    /** Whether a text starting with {@code first} may have the interval shape (and so be rewritten). */
+    static boolean mayRewrite(int first) {
+        return first == 'P';
+    }
+
     /** Postgres's text of {@code text} if it has the shape of a canonical interval, else empty. */
     static Optional<String> clientText(String text) {
         if (text.isEmpty() || text.charAt(0) != 'P') {

@@ -26,6 +26,12 @@ final class ClientTemporals {
     private ClientTemporals() {
     }
 
+    /** Whether a text of {@code length} characters may have a temporal shape (and so be rewritten). */
+    static boolean mayRewrite(int length) {
+        return length == TIMESTAMP.length() || length == TIMESTAMP.length() + 1 || length == TIME.length()
+            || length == TIME.length() + 1;
+    }
+
     /** PowerSync's text of {@code text} if it has the shape of a canonical temporal value, else empty. */
     static Optional<String> clientText(String text, Edition edition) {
         int length = text.length();

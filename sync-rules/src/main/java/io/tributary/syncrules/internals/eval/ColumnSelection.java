@@ -39,10 +39,13 @@ final class ColumnSelection {
     }
 
     /**
-     * The row restricted to the selected columns it has (in selection order), if {@code text} is canonical;
-     * empty otherwise.
+     * A canonical row text, its scan, and the row restricted to the selected columns it has (in selection order).
      */
-    Optional<ObjectNode> read(byte[] text) {
+    record Read(byte[] text, CanonicalRowScan scan, ObjectNode columns) {
+    }
+
+    /** The selected columns of {@code text} if it is canonical; empty otherwise. */
+    Optional<Read> read(byte[] text) {
         CanonicalRowScan scan = new CanonicalRowScan(text, keys, hashes);
         if (!scan.isCanonical()) {
             return Optional.empty();
@@ -53,7 +56,7 @@ final class ColumnSelection {
                 row.set(names[i], value(text, scan.valueStart(i), scan.valueEnd(i)));
             }
         }
-        return Optional.of(row);
+        return Optional.of(new Read(text, scan, row));
     }
 
     /** The node of the canonical JSON value in {@code text[start, end)}. */

@@ -29,8 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CompiledRules {
 
     /**
-     * The queries reading one table; {@code columns} are the columns they read, empty if one of them needs the
-     * whole row as a tree.
+     * The queries reading one table; {@code columns} are the columns they read as nodes (with a canonical row text),
+     * empty if one of them needs the whole row as a tree.
      */
     private record TablePlan(SourceTable table, DataQuery[] queries, String[] outputTables,
                              Optional<ColumnSelection> columns) {
@@ -120,8 +120,9 @@ public final class CompiledRules {
     /**
      * As {@link #evaluate(String, ObjectNode)} for the row whose UTF-8 JSON text is {@code json} and, when the
      * caller has it, whose decoded text is {@code text} (else {@code null}). Of a canonical text
-     * ({@link CanonicalRowScan}) only the columns the table's queries read are parsed, unless a query selects
-     * {@code *}. Any other text is parsed whole, from {@code text} if given.
+     * ({@link CanonicalRowScan}) only the columns the table's queries read are parsed, and the output of a query
+     * that selects exactly {@code *} is written from the text ({@link StarOutput}), unless a query selects {@code *}
+     * among other items. Any other text is parsed whole, from {@code text} if given.
      *
      * @throws IllegalArgumentException if the text is not a JSON object
      */
@@ -131,20 +132,26 @@ public final class CompiledRules {
             return EvaluationResult.empty();
         }
         if (plan.columns().isPresent() && (text == null || isWellFormed(text))) {
-            Optional<ObjectNode> columns = plan.columns().get().read(json);
-            if (columns.isPresent()) {
-                return evaluate(plan, columns.get());
+            Optional<ColumnSelection.Read> read = plan.columns().get().read(json);
+            if (read.isPresent()) {
+                return evaluate(plan, read.get().columns(), read.get());
             }
         }
-        return evaluate(plan, text == null ? RowJsonParser.parseObject(json) : RowJsonParser.parseObject(text));
+        return evaluate(plan, text == null ? RowJsonParser.parseObject(json) : RowJsonParser.parseObject(text),
+            null);
     }
 
     private EvaluationResult evaluate(TablePlan plan, ObjectNode row) {
+        return evaluate(plan, row, null);
+    }
+
+    private EvaluationResult evaluate(TablePlan plan, ObjectNode row, ColumnSelection.Read read) {
         List<BucketRow> rows = new ArrayList<>(4);
         List<EvaluationError> errors = new ArrayList<>(0);
         int matched = 0;
         for (int i = 0; i < plan.queries().length; i++) {
-            if (plan.queries()[i].evaluate(plan.table(), plan.outputTables()[i], row, edition, rows, errors)) {
+            if (plan.queries()[i].evaluate(plan.table(), plan.outputTables()[i], row, read, edition, rows,
+                errors)) {
                 matched++;
             }
         }
@@ -189,9 +196,12 @@ public final class CompiledRules {
         }
         String[] outputTables = queries.stream().map(q -> q.outputTable(table)).toArray(String[]::new);
         Optional<ColumnSelection> columns = Optional.empty();
-        if (queries.stream().noneMatch(DataQuery::readsEveryColumn)) {
+        if (queries.stream().allMatch(q -> !q.readsEveryColumn() || q.outputsWholeRow())) {
             Set<String> names = new LinkedHashSet<>();
-            queries.forEach(q -> names.addAll(q.columns()));
+            queries.forEach(q -> {
+                names.addAll(q.columns());
+                q.idColumn().ifPresent(names::add);
+            });
             columns = Optional.of(new ColumnSelection(names));
         }
         return new TablePlan(table, queries.toArray(new DataQuery[0]), outputTables, columns);

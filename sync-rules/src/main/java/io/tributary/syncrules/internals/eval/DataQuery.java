@@ -84,9 +84,17 @@ public final class DataQuery {
         return columns;
     }
 
-    /** Whether evaluating the query needs the whole row as a tree ({@code *} among the output items). */
+    /** Whether evaluating the query needs the whole row ({@code *} among the output items). */
     boolean readsEveryColumn() {
         return output.readsEveryColumn();
+    }
+
+    /**
+     * Whether the query's output is exactly {@code *}: from a canonical row text it is written without a tree
+     * ({@link StarOutput}), and evaluating it needs only its {@link #columns()} and its id column as nodes.
+     */
+    boolean outputsWholeRow() {
+        return output.isStarOnly();
     }
 
     /** Where the query is in the rules, e.g. {@code by_user.data[0]}. */
@@ -132,6 +140,16 @@ public final class DataQuery {
      */
     boolean evaluate(SourceTable table, String outputTable, ObjectNode row, Edition edition,
                      List<BucketRow> rows, List<EvaluationError> errors) {
+        return evaluate(table, outputTable, row, null, edition, rows, errors);
+    }
+
+    /**
+     * As {@link #evaluate(SourceTable, String, ObjectNode, Edition, List, List)}, with the row's canonical text
+     * {@code read} when the caller scanned it (else {@code null}): then {@code row} need only hold the row's
+     * {@link #columns()} and id column, even when the query {@link #outputsWholeRow() outputs the whole row}.
+     */
+    boolean evaluate(SourceTable table, String outputTable, ObjectNode row, ColumnSelection.Read read,
+                     Edition edition, List<BucketRow> rows, List<EvaluationError> errors) {
         List<String> buckets = where.buckets(row, edition);
         if (buckets.isEmpty()) {
             return false;
@@ -143,7 +161,8 @@ public final class DataQuery {
             errors.add(new EvaluationError(table.qualifiedName(), location, e.getMessage()));
             return true;
         }
-        String data = output.data(row, edition);
+        String data = read != null && output.isStarOnly() ? StarOutput.data(read.text(), read.scan(), edition)
+            : output.data(row, edition);
         for (String bucket : buckets) {
             rows.add(new BucketRow(bucket, outputTable, id, data));
         }

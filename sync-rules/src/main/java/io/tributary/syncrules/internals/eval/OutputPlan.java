@@ -121,6 +121,11 @@ final class OutputPlan {
         return idOffset;
     }
 
+    /** Whether the SELECT list is exactly {@code *}: the output is every column of the row, in the row's order. */
+    boolean isStarOnly() {
+        return fields.length == 1 && fields[0] instanceof Star star && star.excluded().isEmpty();
+    }
+
     /** Whether the output needs every column of the row ({@code *} among the items). */
     boolean readsEveryColumn() {
         return Arrays.stream(fields).anyMatch(Star.class::isInstance);
