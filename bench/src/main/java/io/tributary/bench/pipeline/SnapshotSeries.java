@@ -86,7 +86,7 @@ public final class SnapshotSeries {
                     (serversAfter.get(0) - serversBefore.get(0)) * 1e6 / n,
                     (serversAfter.get(1) - serversBefore.get(1)) * 1e6 / n);
                 perRole += active.map(r -> "; broker requests per 1,000 rows: " + BrokerRequests.perThousandRows(
-                    BrokerRequests.since(requestsBefore, r.brokerRequests()), n, 8)).orElse("");
+                    BrokerRequests.since(requestsBefore, r.brokerRequests()), n, 12)).orElse("");
                 perRole += toActive.isPresent() ? "; CPU from the launcher call to ACTIVE" : "; CPU of the whole run";
                 BenchContext.log("%s: %s", scenario, perRole);
                 perRole = PipelineRows.snapshotReadSeconds(outcome.output())
