@@ -43,9 +43,10 @@ public final class RoleCpu implements AutoCloseable {
         /**
          * The role of a thread named {@code name}: Tributary's threads and their Kafka clients carry the role in the
          * name (the client id or consumer group: {@code ...snapshot-workers...}, {@code ...StreamThread...},
-         * {@code ...storage-writer...}), the broker's threads are Kafka's server thread names, the bench's own
-         * measuring threads start with {@code bench-} (its launcher thread, {@code bench-launcher}, runs the
-         * pipeline's main loop and counts as other).
+         * {@code ...storage-writer...}); Debezium's engine runs its tasks on unnamed {@code pool-N-thread-M}
+         * executor threads, the only such threads in a pipeline run; the broker's threads are Kafka's server thread
+         * names; the bench's own measuring threads start with {@code bench-} (its launcher thread,
+         * {@code bench-launcher}, runs the pipeline's main loop and counts as other).
          */
         public static Role of(String name) {
             String n = name.toLowerCase(Locale.ROOT);
@@ -68,7 +69,8 @@ public final class RoleCpu implements AutoCloseable {
             if (n.contains("writer") || n.contains("-checkpoint")) {
                 return STORAGE_WRITER;
             }
-            if (n.contains("ingest") || n.contains("planner") || n.contains("debezium") || n.contains("change-event")) {
+            if (n.contains("ingest") || n.contains("planner") || n.contains("debezium") || n.contains("change-event")
+                || n.startsWith("pool-")) {
                 return INGEST;
             }
             if (n.startsWith("kafka-producer") || n.startsWith("kafka-admin") || n.startsWith("kafka-coordinator")) {
