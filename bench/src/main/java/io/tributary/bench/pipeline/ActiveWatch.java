@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ActiveWatch implements AutoCloseable {
 
     /** How often the state is polled, in milliseconds. */
-    static final long PERIOD_MILLIS = 100;
+    static final long PERIOD_MILLIS = 250;
 
     /** What was measured at ACTIVE: totals of the probes (to subtract the totals at the start from) and roles. */
     record Reading(CpuUse total, List<Double> serverSeconds, Map<RoleCpu.Role, Double> roles,
