@@ -6,16 +6,17 @@ import io.tributary.bench.probe.CpuUse;
 import io.tributary.bench.probe.RoleCpu;
 import io.tributary.postgres.PgEndpoint;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Takes the CPU readings of a pipeline run at the moment its storage's newest sync rules group turns ACTIVE, so a
+ * Takes the CPU readings of a pipeline run at the moment a sync rules group newer than the ones storage held at its
+ * start turns ACTIVE, so a
  * snapshot row's CPU covers the same window as its seconds (launcher call to ACTIVE), not the catch-up, shutdown and
  * storage check after it. A daemon thread polls the group's state every {@value #PERIOD_MILLIS} ms (a missing schema
  * or database counts as not yet ACTIVE) and takes the readings once; they are late by at most one period.
@@ -32,23 +33,28 @@ final class ActiveWatch implements AutoCloseable {
     }
 
     private final PgEndpoint storage;
+    private final long afterGroup;
     private final CpuProbe cpu;
     private final RoleCpu roles;
     private final AtomicReference<Reading> reading = new AtomicReference<>();
     private final Thread poller;
     private volatile boolean running = true;
 
-    private ActiveWatch(PgEndpoint storage, CpuProbe cpu, RoleCpu roles) {
+    private ActiveWatch(PgEndpoint storage, long afterGroup, CpuProbe cpu, RoleCpu roles) {
         this.storage = storage;
+        this.afterGroup = afterGroup;
         this.cpu = cpu;
         this.roles = roles;
         this.poller = new Thread(this::poll, "bench-active-watch");
         poller.setDaemon(true);
     }
 
-    /** Starts watching {@code storage}; {@code roles} must be started. */
-    static ActiveWatch start(PgEndpoint storage, CpuProbe cpu, RoleCpu roles) {
-        ActiveWatch watch = new ActiveWatch(storage, cpu, roles);
+    /**
+     * Starts watching {@code storage} for a group with an id above {@code afterGroup} (0 on a fresh storage);
+     * {@code roles} must be started.
+     */
+    static ActiveWatch start(PgEndpoint storage, long afterGroup, CpuProbe cpu, RoleCpu roles) {
+        ActiveWatch watch = new ActiveWatch(storage, afterGroup, cpu, roles);
         watch.poller.start();
         return watch;
     }
@@ -73,7 +79,7 @@ final class ActiveWatch implements AutoCloseable {
                     if (connection == null) {
                         connection = storage.connect();
                     }
-                    if (isActive(connection)) {
+                    if (isActive(connection, afterGroup)) {
                         reading.set(new Reading(cpu.total(), cpu.serverSeconds(), roles.now(),
                             BrokerRequests.counts()));
                         return;
@@ -93,10 +99,13 @@ final class ActiveWatch implements AutoCloseable {
         }
     }
 
-    private static boolean isActive(Connection connection) throws SQLException {
-        try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("SELECT state FROM tributary.sync_rules ORDER BY group_id DESC LIMIT 1")) {
-            return rs.next() && "ACTIVE".equals(rs.getString(1));
+    private static boolean isActive(Connection connection, long afterGroup) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(
+            "SELECT state FROM tributary.sync_rules WHERE group_id > ? ORDER BY group_id DESC LIMIT 1")) {
+            s.setLong(1, afterGroup);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && "ACTIVE".equals(rs.getString(1));
+            }
         }
     }
 

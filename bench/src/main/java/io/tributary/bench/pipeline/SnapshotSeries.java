@@ -60,7 +60,7 @@ public final class SnapshotSeries {
                 RoleCpu roles = RoleCpu.start();
                 PipelineRun.Outcome outcome;
                 Optional<ActiveWatch.Reading> active;
-                try (ActiveWatch watch = ActiveWatch.start(settings.storage(), ctx.cpu(), roles)) {
+                try (ActiveWatch watch = ActiveWatch.start(settings.storage(), 0, ctx.cpu(), roles)) {
                     outcome = PipelineRun.run(settings, ctx.timeout());
                     active = watch.reading();
                 }
