@@ -9,6 +9,9 @@
 #   ./bench.sh --help
 # The bench runs on a private copy of the Tributary jars and classes taken at start, so a module installed into
 # ~/.m2 while it runs (other work in the same tree) cannot swap classes under it.
+#   BENCH_MODULE_JARS=DIR ./bench.sh ...   takes each Tributary module jar that DIR holds (tributary-<module>-*.jar,
+#                                         e.g. copied from another build's <module>/target) instead of the installed
+#                                         one: the same bench against another build's pipeline, for same-run A/Bs
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
@@ -20,6 +23,9 @@ classpath="$snapshot/classes"
 IFS=":" read -r -a jars < bench/target/classpath.txt || true  # no newline at the end: read returns 1
 for jar in "${jars[@]}"; do
     if [[ "$jar" == */io/tributary/* ]]; then
+        if [[ -n "${BENCH_MODULE_JARS:-}" && -f "$BENCH_MODULE_JARS/$(basename "$jar")" ]]; then
+            jar="$BENCH_MODULE_JARS/$(basename "$jar")"
+        fi
         cp "$jar" "$snapshot/"
         jar="$snapshot/$(basename "$jar")"
     fi

@@ -10,8 +10,13 @@ import io.tributary.topics.TopicNames;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.PgSnapshot;
+import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.RowsMessage;
+import io.tributary.topics.messages.SnapshotRow;
+import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,9 +43,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A recent barrier makes the stream workers commit at once, an old one (a backlog being worked through) does not:
- * with a commit interval of ten minutes, what a {@code read_committed} reader of {@code rows} sees shows which
- * barriers asked for a commit.
+ * A recent barrier makes the stream workers commit at once, an old one (a backlog being worked through) or one
+ * among snapshot rows does not: with a commit interval of ten minutes, what a {@code read_committed} reader of
+ * {@code rows} sees shows which barriers asked for a commit.
  */
 @RealServices
 class PromptCommitIT {
@@ -85,6 +90,56 @@ class PromptCommitIT {
                 assertThat(visible).as("a recent barrier is committed with what came before it")
                     .containsExactlyInAnyOrder(1L, 2L);
             });
+        }
+    }
+
+    @Test
+    void aRecentBarrierAmongSnapshotRowsWaitsForTheIntervalAndOneAfterThemDoesNot(TestServices services)
+        throws Exception {
+        TopicNames names = TopicNames.withPrefix(services.topicPrefix());
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            TopicProvisioner.ensure(admin, names, TopicLayout.of(PARTITIONS, 1, (short) 1));
+        }
+        Map<String, Object> settings = Map.of("bootstrap.servers", services.kafkaBootstrapServers(),
+            StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, LONG_INTERVAL.toMillis(),
+            StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+            (int) TRANSACTION_TIMEOUT.toMillis());
+        try (StreamWorker worker = StreamWorker.start(new StreamWorkerConfig(settings, names, temp, 1));
+             KafkaProducer<byte[], byte[]> producer = producer(services);
+             KafkaConsumer<byte[], byte[]> reader = committedReader(services, names)) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> worker.state() == KafkaStreams.State.RUNNING);
+
+            sendSnapshotRowsToEveryPartition(producer, names);
+            send(producer, names, Barrier.of(1, Lsn.of(100)), System.currentTimeMillis());
+            Set<Long> visible = new HashSet<>();
+            long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+            while (System.nanoTime() < until) {
+                visible.addAll(barrierEpochs(reader));
+            }
+            assertThat(visible).as("a recent barrier among snapshot rows waits for the commit interval").isEmpty();
+
+            send(producer, names, Barrier.of(2, Lsn.of(200)), System.currentTimeMillis());
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                visible.addAll(barrierEpochs(reader));
+                assertThat(visible).as("a recent barrier after the snapshot rows is committed at once")
+                    .containsExactlyInAnyOrder(1L, 2L);
+            });
+        }
+    }
+
+    /** One snapshot row in each partition of {@code snapshot-rows}, each sent before this returns. */
+    private static void sendSnapshotRowsToEveryPartition(KafkaProducer<byte[], byte[]> producer, TopicNames names)
+        throws Exception {
+        Set<Integer> covered = new HashSet<>();
+        PgSnapshot snapshot = PgSnapshot.of(100, 100, List.of());
+        for (int id = 1; covered.size() < PARTITIONS; id++) {
+            SnapshotRow row = new SnapshotRow(TableId.of("public", "items"), KeyValues.of("[" + id + "]"),
+                RowJson.of("{\"id\":" + id + "}"), "w#0", "w", 1, snapshot);
+            ProducerRecord<byte[], byte[]> record = TopicCodec.SNAPSHOT_ROWS.recordByKey(names.snapshotRows(),
+                PARTITIONS, row);
+            if (covered.add(record.partition())) {
+                producer.send(record).get();
+            }
         }
     }
 

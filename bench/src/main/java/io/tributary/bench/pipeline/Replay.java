@@ -2,6 +2,8 @@ package io.tributary.bench.pipeline;
 
 import io.tributary.bench.check.StorageCheck;
 import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.bench.probe.CpuUse;
+import io.tributary.bench.probe.RoleCpu;
 import io.tributary.postgres.PgEndpoint;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Re-replication: the config of a finished snapshot run with a second sync rules version, timed from the launcher
  * call to the new group's ACTIVE; the notes say how many heap tuples the run read from the source tables (it must
- * be 0: a replay reads {@code rows}, never the source). Repetitions deploy a third, fourth ... version.
+ * be 0: a replay reads {@code rows}, never the source). Repetitions deploy a third, fourth ... version. The row's
+ * CPU is taken at the ACTIVE transition, like a snapshot row's ({@link ActiveWatch}).
  */
 public final class Replay {
 
@@ -36,7 +39,15 @@ public final class Replay {
                 of.storageUrl(), of.user(), file, of.workersPerProcess(), of.chunkRows());
             long readBefore = tuplesRead(source, tables);
             BenchContext.log("%s of %s ...", scenario, of.name());
-            PipelineRun.Outcome outcome = PipelineRun.run(replay, ctx.timeout());
+            long deployed = Checked.newestGroup(replay.storage());
+            CpuUse before = ctx.cpu().total();
+            PipelineRun.Outcome outcome;
+            Optional<ActiveWatch.Reading> active;
+            try (RoleCpu roles = RoleCpu.start();
+                 ActiveWatch watch = ActiveWatch.start(replay.storage(), deployed, ctx.cpu(), roles)) {
+                outcome = PipelineRun.run(replay, ctx.timeout());
+                active = watch.reading();
+            }
             long sourceRead = tuplesRead(source, tables) - readBefore;
             ctx.keepLog(of.name() + "_replay" + (attempt == 0 ? "" : "_r" + attempt), outcome);
             Row row = PipelineRows.toActive(scenario, "new sync rules version, replay of " + of.name() + ".rows",
@@ -46,7 +57,7 @@ public final class Replay {
                 row = Checked.row(row, source, expected.get().withDefinition(Dataset.definition(attempt + 2)),
                     replay.storage());
             }
-            return row;
+            return active.map(r -> r.total().since(before)).map(row::withCpu).orElse(row);
         });
     }
 

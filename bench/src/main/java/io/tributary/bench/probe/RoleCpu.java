@@ -24,6 +24,7 @@ public final class RoleCpu implements AutoCloseable {
         STREAM_WORKERS("stream-workers"),
         STORAGE_WRITER("storage-writer"),
         BROKER("Kafka broker"),
+        BENCH("bench probes"),
         JIT("JIT"),
         GC("GC"),
         OTHER("other");
@@ -42,12 +43,18 @@ public final class RoleCpu implements AutoCloseable {
         /**
          * The role of a thread named {@code name}: Tributary's threads and their Kafka clients carry the role in the
          * name (the client id or consumer group: {@code ...snapshot-workers...}, {@code ...StreamThread...},
-         * {@code ...storage-writer...}), the broker's threads are Kafka's server thread names.
+         * {@code ...storage-writer...}); Debezium's engine runs its tasks on unnamed {@code pool-N-thread-M}
+         * executor threads, the only such threads in a pipeline run; the broker's threads are Kafka's server thread
+         * names; the bench's own measuring threads start with {@code bench-} (its launcher thread,
+         * {@code bench-launcher}, runs the pipeline's main loop and counts as other).
          */
         public static Role of(String name) {
             String n = name.toLowerCase(Locale.ROOT);
             if (n.contains("compilerthread")) {
                 return JIT;
+            }
+            if (n.startsWith("bench-") && !n.equals("bench-launcher")) {
+                return BENCH;
             }
             if (n.startsWith("gc thread") || n.startsWith("g1 ") || n.contains("gc conc")
                 || n.startsWith("vm thread")) {
@@ -62,7 +69,8 @@ public final class RoleCpu implements AutoCloseable {
             if (n.contains("writer") || n.contains("-checkpoint")) {
                 return STORAGE_WRITER;
             }
-            if (n.contains("ingest") || n.contains("planner") || n.contains("debezium") || n.contains("change-event")) {
+            if (n.contains("ingest") || n.contains("planner") || n.contains("debezium") || n.contains("change-event")
+                || n.startsWith("pool-")) {
                 return INGEST;
             }
             if (n.startsWith("kafka-producer") || n.startsWith("kafka-admin") || n.startsWith("kafka-coordinator")) {
@@ -72,7 +80,8 @@ public final class RoleCpu implements AutoCloseable {
                 || n.startsWith("controller-") || n.startsWith("quorum-") || n.contains("coordinator")
                 || n.startsWith("transaction-") || n.startsWith("txnmarker") || n.startsWith("expirationreaper")
                 || n.startsWith("replicafetcher") || n.startsWith("logdir") || n.startsWith("addpartitionstotxn")
-                || n.startsWith("persisterstate") || n.startsWith("cleaner-") || n.startsWith("metrics-meter")) {
+                || n.startsWith("persisterstate") || n.startsWith("cleaner-") || n.startsWith("metrics-meter")
+                || n.startsWith("executor-") || n.startsWith("log-closing") || n.endsWith("-reaper")) {
                 return BROKER;
             }
             return OTHER;
@@ -110,6 +119,11 @@ public final class RoleCpu implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return now();
+    }
+
+    /** CPU seconds per role from {@link #start()} to now (a sample first); sampling goes on. */
+    public Map<Role, Double> now() {
         sample(false);
         synchronized (this) {
             Map<Role, Double> seconds = new EnumMap<>(Role.class);

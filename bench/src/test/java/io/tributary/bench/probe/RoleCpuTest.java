@@ -27,6 +27,14 @@ class RoleCpuTest {
         assertThat(Role.of("group-coordinator-event-processor-0")).isEqualTo(Role.BROKER);
         assertThat(Role.of("kafka-producer-network-thread | producer-1")).isEqualTo(Role.OTHER);
         assertThat(Role.of("C2 CompilerThread0")).isEqualTo(Role.JIT);
+        assertThat(Role.of("kafka-producer-network-thread | bench_a_w2.snapshot-workers-2a24b20b-producer"))
+            .isEqualTo(Role.SNAPSHOT_WORKERS);
+        assertThat(Role.of("pool-7-thread-1")).isEqualTo(Role.INGEST);
+        assertThat(Role.of("bench-memory-probe")).isEqualTo(Role.BENCH);
+        assertThat(Role.of("bench-launcher")).isEqualTo(Role.OTHER);
+        assertThat(Role.of("executor-Fetch")).isEqualTo(Role.BROKER);
+        assertThat(Role.of("group-coordinator-reaper")).isEqualTo(Role.BROKER);
+        assertThat(Role.of("process reaper")).isEqualTo(Role.OTHER);
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
@@ -44,15 +45,16 @@ public final class WorkerPool implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
 
     private WorkerPool(SnapshotWorkerConfig config, ChunkListener listener) {
-        this.producer = new KafkaProducer<>(producerSettings(config));
-        this.admin = Admin.create(Map.copyOf(config.kafka()));
+        String process = UUID.randomUUID().toString().substring(0, 8);
+        String prefix = config.consumerGroup() + "-" + process;
+        this.producer = new KafkaProducer<>(producerSettings(config, prefix + "-producer"));
+        this.admin = Admin.create(adminSettings(config, prefix + "-admin"));
         TaskLag lag = new AdminTaskLag(admin, config.consumerGroup());
         ChunkPublisher publisher = new ChunkPublisher(producer, config.topics(), config.layout());
         Semaphore reads = new Semaphore(config.maxConcurrentReads(), true);
         ProgressLog progress = new ProgressLog(config.progressInterval(), System::nanoTime);
-        String process = UUID.randomUUID().toString().substring(0, 8);
         for (int i = 0; i < config.workersPerProcess(); i++) {
-            String name = config.consumerGroup() + "-" + process + "-" + i;
+            String name = prefix + "-" + i;
             SourceSession session = new SourceSession(config.source(), config.read(), "tributary " + name);
             LoopResources resources = new LoopResources(new KafkaConsumer<>(consumerSettings(config, name)),
                 producer, config.topics(), config.layout(), lag, session,
@@ -76,8 +78,13 @@ public final class WorkerPool implements AutoCloseable {
         return pool;
     }
 
-    private static Map<String, Object> producerSettings(SnapshotWorkerConfig config) {
+    /**
+     * The shared producer's settings; its client id, {@code clientId}, names the consumer group like the loops'
+     * consumers do, so its I/O thread ({@code kafka-producer-network-thread | <client id>}) tells whose it is.
+     */
+    private static Map<String, Object> producerSettings(SnapshotWorkerConfig config, String clientId) {
         Map<String, Object> settings = new HashMap<>();
+        settings.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         settings.put(ProducerConfig.LINGER_MS_CONFIG, 100);
         settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         settings.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
@@ -87,6 +94,13 @@ public final class WorkerPool implements AutoCloseable {
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return settings;
+    }
+
+    private static Map<String, Object> adminSettings(SnapshotWorkerConfig config, String clientId) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+        settings.putAll(config.kafka());
         return settings;
     }
 

@@ -22,6 +22,7 @@ import io.tributary.topics.messages.TopicMessage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.record.TimestampType;
@@ -44,8 +45,11 @@ import org.slf4j.LoggerFactory;
  * <p>A barrier written less than {@link #PROMPT_COMMIT_WITHIN} ago asks for a commit at once: the rows before it
  * become visible to the storage writers (who read committed only) without waiting for the commit interval, so a
  * checkpoint covering a change follows it within about the barrier interval while the workers keep up. While they
- * work through a backlog (a snapshot) barriers are older than that, and commits stay at the interval, which is what
- * throughput needs.
+ * work through a backlog, barriers are older than that, and while the task merges snapshot rows (it processed some
+ * less than {@link #PROMPT_COMMIT_WITHIN} ago) a barrier does not ask either: commits stay at the commit interval,
+ * which is what throughput needs. Under exactly-once every commit is a Kafka transaction over every partition the
+ * thread wrote, and the barriers of a thread's tasks, processed one task after the other between snapshot rows,
+ * asked for up to one commit per task and barrier interval.
  */
 final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
@@ -64,6 +68,8 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
     private ProcessorContext<byte[], byte[]> context;
     private KafkaMergeStore store;
     private MergeRules rules;
+    /** When this task last processed snapshot rows (wall clock, ms); empty before it did. */
+    private OptionalLong snapshotRowsAtMs = OptionalLong.empty();
 
     MergeProcessor(TopicNames names, int partitions) {
         this.names = names;
@@ -105,10 +111,17 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         if (store.hasPendingReleases()) {
             store.releaseSome(RELEASE_PER_RECORD);
         }
-        if (message instanceof Barrier
-            && context.currentSystemTimeMs() - record.timestamp() < PROMPT_COMMIT_WITHIN.toMillis()) {
+        long now = context.currentSystemTimeMs();
+        if (message instanceof SnapshotRow || message instanceof SnapshotRowBatch) {
+            snapshotRowsAtMs = OptionalLong.of(now);
+        } else if (message instanceof Barrier && now - record.timestamp() < PROMPT_COMMIT_WITHIN.toMillis()
+            && !mergesSnapshotRows(now)) {
             context.commit();
         }
+    }
+
+    private boolean mergesSnapshotRows(long now) {
+        return snapshotRowsAtMs.isPresent() && now - snapshotRowsAtMs.getAsLong() < PROMPT_COMMIT_WITHIN.toMillis();
     }
 
     private TopicMessage decode(RecordPosition position, Record<byte[], byte[]> record) {
