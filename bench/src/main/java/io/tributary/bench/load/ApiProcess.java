@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** An {@link ApiAlone} JVM started by the bench: its port, CPU, RSS and heap. Not thread-safe. */
-final class ApiProcess implements AutoCloseable {
+public final class ApiProcess implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
@@ -28,7 +28,7 @@ final class ApiProcess implements AutoCloseable {
     }
 
     /** Starts the JVM with the bench's classpath; its log goes to {@code log}. */
-    static ApiProcess start(List<String> args, String javaOptions, Path log) throws IOException {
+    public static ApiProcess start(List<String> args, String javaOptions, Path log) throws IOException {
         return start(args, javaOptions, log, System.getProperty("java.class.path"));
     }
 
@@ -67,12 +67,12 @@ final class ApiProcess implements AutoCloseable {
         return new ApiProcess(new ProcessBuilder(command).redirectError(log.toFile()).start());
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** CPU seconds (user + system) the JVM used so far. */
-    double cpuSeconds() {
+    public double cpuSeconds() {
         return ServerProcesses.cpuSeconds(process.pid());
     }
 
