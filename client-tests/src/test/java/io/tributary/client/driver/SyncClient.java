@@ -42,7 +42,12 @@ public final class SyncClient implements AutoCloseable {
     /** The driver script of the Node project ({@code src/test/node}). */
     private static final String DRIVER = "driver.mjs";
     /** Replies of commands that do not wait on sync come at once; this bounds a driver that hangs. */
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long the driver may take to answer a command (30 s; {@code -Dclient.command.timeout.seconds} sets another,
+     * for a machine so loaded that the client's database takes longer to open).
+     */
+    private static final Duration COMMAND_TIMEOUT =
+        Duration.ofSeconds(Long.getLong("client.command.timeout.seconds", 30));
     private static final int DIAGNOSTIC_LINES = 40;
 
     private final String name;
