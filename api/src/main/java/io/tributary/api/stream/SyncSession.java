@@ -240,7 +240,6 @@ public final class SyncSession {
         sentWriteCheckpoint = next.writeCheckpoint();
         unfinished.clear();
         unfinished.addAll(toFetch.keySet());
-        completedOpId = -1;
         return new ArrayList<>(toFetch.values());
     }
 
@@ -261,6 +260,7 @@ public final class SyncSession {
         }
         Integer lowest = byPriority.isEmpty() ? null : byPriority.lastKey();
         Optional<CheckpointDelta> delta = group.delta().filter(d -> d.serves(completedOpId, opId));
+        completedOpId = -1;
         long sentOps = 0;
         for (Map.Entry<Integer, List<String>> priority : byPriority.entrySet()) {
             Map<String, Long> pending = new LinkedHashMap<>();
