@@ -15,11 +15,11 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Writes stream lines to a Jetty response. Small lines are gathered into writes of up to {@link #GATHER_BYTES};
- * a larger line goes out alone. At most one write is in flight: the stream prepares its next lines (reads storage,
- * encodes) while the network takes the previous ones, and a write waits for the one before it. A write still
- * waiting after the write timeout means the client reads too slowly: {@link SlowClientException}, and the caller
- * aborts the response, so the server holds at most one write in flight, one gathering buffer and the socket
- * buffers per stream.
+ * a larger line goes out alone, in writes of at most {@link #WRITE_BYTES}. At most one write is in flight: the
+ * stream prepares its next lines (reads storage, encodes) while the network takes the previous ones, and a write
+ * waits for the one before it. A write still waiting after the write timeout means the client took less than
+ * {@link #WRITE_BYTES} in that time, too slow: {@link SlowClientException}, and the caller aborts the response, so
+ * the server holds at most one write in flight, one gathering buffer and the socket buffers per stream.
  *
  * <p>Not thread-safe: one stream's thread.
  */
@@ -27,6 +27,8 @@ final class ResponseSink implements LineSink {
 
     /** The most bytes of small lines gathered into one write. */
     static final int GATHER_BYTES = 32 * 1024;
+    /** The most bytes of one write: the client must take this much within the write timeout. */
+    static final int WRITE_BYTES = 64 * 1024;
 
     private final Response response;
     private final Duration writeTimeout;
@@ -71,10 +73,13 @@ final class ResponseSink implements LineSink {
     }
 
     private void send(byte[] bytes) throws IOException {
-        awaitInFlight();
-        Callback.Completable written = new Callback.Completable();
-        inFlight = written;
-        response.write(false, ByteBuffer.wrap(bytes), written);
+        for (int offset = 0; offset < bytes.length; offset += WRITE_BYTES) {
+            awaitInFlight();
+            Callback.Completable written = new Callback.Completable();
+            inFlight = written;
+            response.write(false, ByteBuffer.wrap(bytes, offset, Math.min(WRITE_BYTES, bytes.length - offset)),
+                written);
+        }
     }
 
     private void awaitInFlight() throws IOException {
