@@ -14,10 +14,12 @@ import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.compact.BucketCompactor;
 import io.tributary.storage.compact.CompactionResult;
 import io.tributary.storage.compact.StorageFigures;
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,7 +85,7 @@ public final class InitialSync {
                 BenchContext.log("scenario I, %,d x %d failed: %s", size.rows(), size.updates(), e);
                 String configuration = configuration(size);
                 ctx.record(UNCOMPACTED, configuration, attempt -> Row.failed(UNCOMPACTED, configuration,
-                    size.rows(), 0, "FAILED: " + e));
+                    size.rows(), 0, "FAILED: " + String.valueOf(e).replace('\n', ' ')));
             }
         }
     }
@@ -208,13 +210,10 @@ public final class InitialSync {
     }
 
     private static long activeGroup(PgEndpoint storage) throws Exception {
-        try (Connection c = storage.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM tributary.sync_rules WHERE state = 'ACTIVE'"
-                 + " ORDER BY id DESC LIMIT 1")) {
-            if (!rs.next()) {
-                throw new IllegalStateException("no ACTIVE sync rules group in storage after the pipeline ran");
-            }
-            return rs.getLong(1);
+        try (Connection c = storage.connect()) {
+            return SyncRulesGroups.list(c).stream().filter(g -> g.state() == GroupState.ACTIVE)
+                .mapToLong(SyncRulesGroup::id).max().orElseThrow(() -> new IllegalStateException("no ACTIVE sync"
+                    + " rules group in storage after the pipeline ran"));
         }
     }
 }
