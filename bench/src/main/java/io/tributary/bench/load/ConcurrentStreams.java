@@ -31,7 +31,8 @@ import java.util.function.Predicate;
  * {@code api.max_streams} above the largest stream count; the bench's clients speak the protocol over HTTP/1.1.
  * <ul>
  *   <li>N0 / N1: user {@code big}'s bucket read by a plain JDBC SELECT of its ops, then downloaded by one sync
- *       client (request to its first {@code checkpoint_complete}); median of three each. With
+ *       client (request to its first {@code checkpoint_complete}), after one untimed download; median of three
+ *       each. With
  *       {@code BENCH_API_BASELINE_JAR} naming another build's {@code tributary-api} jar, a second API process runs
  *       that jar and N1 times both, their downloads interleaved (a same-run A/B);</li>
  *   <li>N2, per stream count: the streams of users {@code u<i % 1000>} opened in waves until each completed its
@@ -186,9 +187,16 @@ public final class ConcurrentStreams {
 
     /**
      * N1: each process's download of user {@code big}'s buckets, {@link #DOWNLOADS} times, the processes in turn (a
-     * baseline build's and this one's interleaved), so both see the same load.
+     * baseline build's and this one's interleaved), so both see the same load; one untimed download per process
+     * first, so the figures are of compiled code (the JIT's work on a fresh JVM is most of a first download's CPU).
      */
     private static void timeDownloads(BenchContext ctx, List<Download> downloads, Row plain) throws Exception {
+        for (Download d : downloads) {
+            SyncStream warmUp = d.clients.open(BIG, "warm-up-" + downloads.indexOf(d));
+            await(List.of(warmUp), s -> s.completes() >= 1 || s.failure() != null, ctx.timeout());
+            warmUp.close();
+            awaitClosed(d.api, ctx.timeout());
+        }
         for (int i = 0; i < DOWNLOADS; i++) {
             for (Download d : downloads) {
                 if (d.failure != null) {
