@@ -158,6 +158,12 @@ public final class Bench implements Callable<Integer> {
             + " (default ${DEFAULT-VALUE})")
     private List<String> initialSizes;
 
+    @Option(names = "--initial-load", defaultValue = "pipeline",
+        description = "how I fills storage: pipeline (snapshot, updates, catch-up) or direct (the rules over each"
+            + " version of the rows, COPY, no Kafka: for a machine too busy for millions of changes)"
+            + " (default ${DEFAULT-VALUE})")
+    private String initialLoad;
+
     @Option(names = "--tpcb-accounts", defaultValue = "300000",
         description = "accounts of T's TPC-B tables (a branch per 100,000, 10 tellers per branch;"
             + " default ${DEFAULT-VALUE})")
@@ -295,7 +301,8 @@ public final class Bench implements Callable<Integer> {
             ConcurrentStreams.run(ctx, rulesV1, new ConcurrentStreams.Settings(streamRows, streams, streamWave));
         }
         if (selected.contains(Scenario.INITIAL_SYNC)) {
-            InitialSync.run(ctx, rulesV1, initialSizes.stream().map(InitialSync.Size::parse).toList());
+            InitialSync.run(ctx, rulesV1, initialSizes.stream().map(InitialSync.Size::parse).toList(),
+                InitialSync.Load.parse(initialLoad));
         }
     }
 

@@ -17,6 +17,7 @@ import io.tributary.storage.compact.StorageFigures;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -26,6 +27,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Scenario I, a fresh client's initial sync: the source holds {@code rows} items, each updated {@code updates} times,
@@ -65,6 +67,16 @@ public final class InitialSync {
         }
     }
 
+    /** How storage gets the ops: the whole pipeline (the default), or {@link DirectLoad} on a machine too busy. */
+    public enum Load {
+        PIPELINE, DIRECT;
+
+        /** {@code pipeline} or {@code direct}, as {@code --initial-load} takes it. */
+        public static Load parse(String text) {
+            return valueOf(text.trim().toUpperCase(Locale.ROOT));
+        }
+    }
+
     static final String UNCOMPACTED = "I1 initial sync, uncompacted";
     static final String COMPACTED = "I2 initial sync after one compaction pass";
     static final String DUMP = "I3 dump ceiling: the live rows as one NDJSON file";
@@ -76,11 +88,11 @@ public final class InitialSync {
     }
 
     /** Runs every size and adds its three rows. */
-    public static void run(BenchContext ctx, Path rules, List<Size> sizes) {
+    public static void run(BenchContext ctx, Path rules, List<Size> sizes, Load load) {
         NodeClient client = NodeClient.install("items", List.of("owner", "title", "body", "n", "updated_at"));
         for (Size size : sizes) {
             try {
-                size(ctx, rules, client, size);
+                size(ctx, rules, client, size, load);
             } catch (Exception e) {
                 BenchContext.log("scenario I, %,d x %d failed: %s", size.rows(), size.updates(), e);
                 String configuration = configuration(size);
@@ -94,7 +106,12 @@ public final class InitialSync {
         return String.format(Locale.ROOT, "%,d rows x %d updates", size.rows(), size.updates());
     }
 
-    private static void size(BenchContext ctx, Path rules, NodeClient client, Size size) throws Exception {
+    /** The storage a size's client syncs from, after the load. */
+    private record Loaded(PgEndpoint storage, long group, String how) {
+    }
+
+    private static void size(BenchContext ctx, Path rules, NodeClient client, Size size, Load load)
+        throws Exception {
         String configuration = configuration(size);
         String name = "bench_i_" + size.rows() + "_" + size.updates();
         PgEndpoint source = ctx.database("initial_" + size.rows() + "_" + size.updates());
@@ -103,31 +120,23 @@ public final class InitialSync {
             s.execute("UPDATE " + Dataset.TABLE + " SET owner = '" + USER + "'");
             s.execute("VACUUM ANALYZE " + Dataset.TABLE);
         }
-        PipelineRun.Settings pipeline = ctx.pipeline(name, source.jdbcUrl(), rules, 2);
-        BenchContext.log("scenario I, %s: snapshot ...", configuration);
-        PipelineRun.Outcome snapshot = PipelineRun.run(pipeline, ctx.timeout());
-        ctx.keepLog(name + "_snapshot", snapshot);
-        if (snapshot.exitCode() != 0 || snapshot.summary().isEmpty()) {
-            ctx.table().add(PipelineRows.failed(UNCOMPACTED, configuration + ": snapshot", size.rows(), snapshot));
-            return;
-        }
-        if (size.updates() > 0) {
-            BenchContext.log("scenario I, %s: committing %,d updates ...", configuration,
-                size.rows() * size.updates());
-            try (Connection c = source.connect()) {
-                Dataset.update(c, size.rows(), size.updates(), 1_000);
-            }
-            PipelineRun.Outcome caughtUp = PipelineRun.run(pipeline, ctx.timeout());
-            ctx.keepLog(name + "_updates", caughtUp);
-            if (caughtUp.exitCode() != 0 || caughtUp.summary().isEmpty()) {
-                ctx.table().add(PipelineRows.failed(UNCOMPACTED, configuration + ": updates", size.rows(),
-                    caughtUp));
+        Loaded loaded;
+        if (load == Load.DIRECT) {
+            BenchContext.log("scenario I, %s: loading storage directly ...", configuration);
+            PgEndpoint storage = ctx.storageDatabase("storage_" + name);
+            long start = System.nanoTime();
+            long group = DirectLoad.load(source, storage, Files.readString(rules), size.rows(), size.updates());
+            loaded = new Loaded(storage, group, String.format(Locale.ROOT, "storage loaded directly in %.0f s"
+                + " (the rules over each version of the rows, COPY, no Kafka); ", (System.nanoTime() - start) / 1e9));
+        } else {
+            Optional<Loaded> replicated = replicate(ctx, rules, source, name, size);
+            if (replicated.isEmpty()) {
                 return;
             }
+            loaded = replicated.get();
         }
-        BenchContext.dropSlot(source, pipeline.name());
-        PgEndpoint storage = pipeline.storage();
-        long group = activeGroup(storage);
+        PgEndpoint storage = loaded.storage();
+        long group = loaded.group();
         String bucket = Dataset.definition(1) + "[\"" + USER + "\"]";
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
@@ -135,7 +144,7 @@ public final class InitialSync {
         OctetSequenceKey key = ApiAlone.key(hex);
         String token = DevelopmentTokens.mint(key, AUDIENCE, USER, Duration.ofHours(12), Instant.now());
         String options = System.getenv().getOrDefault("BENCH_API_JAVA_OPTS", "-Xmx3g");
-        List<String> args = List.of(pipeline.storageUrl(), source.jdbcUrl(), pipeline.user(), "10", hex, AUDIENCE);
+        List<String> args = List.of(storage.jdbcUrl(), source.jdbcUrl(), storage.user(), "10", hex, AUDIENCE);
         try (ApiProcess api = ApiProcess.start(args, options, ctx.work().resolve(name + "-api.log"))) {
             String endpoint = "http://127.0.0.1:" + api.port();
             long opsBefore = figures(storage, group).ops();
@@ -158,13 +167,46 @@ public final class InitialSync {
                     ctx.work().resolve(name + "-dump.log")));
             }
             String shape = String.format(Locale.ROOT, "%s, %s", configuration, CLIENT);
-            record(ctx, UNCOMPACTED, shape, size, uncompacted, opsBefore, dump, "");
+            record(ctx, UNCOMPACTED, shape, size, uncompacted, opsBefore, dump, loaded.how());
             record(ctx, COMPACTED, shape, size, compacted, opsAfter, dump, String.format(Locale.ROOT,
                 "compaction pass %.1f s (%,d ops moved, %,d cleared, %,d -> %,d ops); ", compactSeconds,
                 compaction.moved(), compaction.cleared(), opsBefore, opsAfter));
             record(ctx, DUMP, shape, size, dump, 0, dump, String.format(Locale.ROOT, "%,.1f MB of NDJSON; ",
                 dumpBytes / 1e6));
         }
+    }
+
+    /**
+     * The pipeline's storage: a run snapshots the rows and stops (slot kept), the updates are committed, a second run
+     * catches up. Empty (and a FAILED row) when a run fails.
+     */
+    private static Optional<Loaded> replicate(BenchContext ctx, Path rules, PgEndpoint source, String name,
+                                              Size size) throws Exception {
+        String configuration = configuration(size);
+        PipelineRun.Settings pipeline = ctx.pipeline(name, source.jdbcUrl(), rules, 2);
+        BenchContext.log("scenario I, %s: snapshot ...", configuration);
+        PipelineRun.Outcome snapshot = PipelineRun.run(pipeline, ctx.timeout());
+        ctx.keepLog(name + "_snapshot", snapshot);
+        if (snapshot.exitCode() != 0 || snapshot.summary().isEmpty()) {
+            ctx.table().add(PipelineRows.failed(UNCOMPACTED, configuration + ": snapshot", size.rows(), snapshot));
+            return Optional.empty();
+        }
+        if (size.updates() > 0) {
+            BenchContext.log("scenario I, %s: committing %,d updates ...", configuration,
+                size.rows() * size.updates());
+            try (Connection c = source.connect()) {
+                Dataset.update(c, size.rows(), size.updates(), 1_000);
+            }
+            PipelineRun.Outcome caughtUp = PipelineRun.run(pipeline, ctx.timeout());
+            ctx.keepLog(name + "_updates", caughtUp);
+            if (caughtUp.exitCode() != 0 || caughtUp.summary().isEmpty()) {
+                ctx.table().add(PipelineRows.failed(UNCOMPACTED, configuration + ": updates", size.rows(),
+                    caughtUp));
+                return Optional.empty();
+            }
+        }
+        BenchContext.dropSlot(source, pipeline.name());
+        return Optional.of(new Loaded(pipeline.storage(), activeGroup(pipeline.storage()), ""));
     }
 
     /** A client measurement with the API JVM's and Postgres' CPU over it. */
