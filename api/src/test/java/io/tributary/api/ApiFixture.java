@@ -160,6 +160,19 @@ final class ApiFixture implements AutoCloseable {
         }
     }
 
+    /** The op ids of {@code bucket} up to {@code opId}, ascending, straight from storage. */
+    List<Long> opIds(String bucket, long opId) throws Exception {
+        List<Long> ids = new java.util.ArrayList<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT op_id FROM tributary.bucket_data WHERE group_id = " + groupId
+                 + " AND bucket = '" + bucket.replace("'", "''") + "' AND op_id <= " + opId + " ORDER BY op_id")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
     /** The source's current WAL position as a number. */
     long walPosition() throws Exception {
         try (Connection c = db.connect(); Statement s = c.createStatement();

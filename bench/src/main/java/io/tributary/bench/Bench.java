@@ -5,6 +5,7 @@ import io.tributary.bench.classic.Linearity;
 import io.tributary.bench.classic.StreamingCatchUp;
 import io.tributary.bench.debezium.DebeziumSnapshot;
 import io.tributary.bench.direct.DirectSeries;
+import io.tributary.bench.initial.InitialSync;
 import io.tributary.bench.load.ConcurrentStreams;
 import io.tributary.bench.probe.CpuProbe;
 import io.tributary.bench.probe.MemoryProbe;
@@ -78,7 +79,7 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
         description = "run only these scenarios (default all): B|baselines, A|snapshot, C|replay, W|writer, X|direct,"
             + " DBZ|debezium, R|remote, M|tenants, E|bloated, L|linearity, D|catch-up, S|streaming, N|streams,"
-            + " T|tpcb")
+            + " I|initial-sync, T|tpcb")
     private List<String> only = List.of();
 
     @Option(names = "--repeat", defaultValue = "1",
@@ -158,6 +159,17 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--stream-wave", defaultValue = "100",
         description = "streams N opens at once (default ${DEFAULT-VALUE})")
     private int streamWave;
+
+    @Option(names = "--initial-sizes", split = ",", defaultValue = "10000x100,100000x10,1000000x1",
+        description = "sizes of I, ROWSxUPDATES: rows all in one user's bucket, each updated UPDATES times"
+            + " (default ${DEFAULT-VALUE})")
+    private List<String> initialSizes;
+
+    @Option(names = "--initial-load", defaultValue = "pipeline",
+        description = "how I fills storage: pipeline (snapshot, updates, catch-up) or direct (the rules over each"
+            + " version of the rows, COPY, no Kafka: for a machine too busy for millions of changes)"
+            + " (default ${DEFAULT-VALUE})")
+    private String initialLoad;
 
     @Option(names = "--tpcb-accounts", defaultValue = "300000",
         description = "accounts of T's TPC-B tables (a branch per 100,000, 10 tellers per branch;"
@@ -300,6 +312,10 @@ public final class Bench implements Callable<Integer> {
         }
         if (selected.contains(Scenario.STREAMS)) {
             ConcurrentStreams.run(ctx, rulesV1, new ConcurrentStreams.Settings(streamRows, streams, streamWave));
+        }
+        if (selected.contains(Scenario.INITIAL_SYNC)) {
+            InitialSync.run(ctx, rulesV1, initialSizes.stream().map(InitialSync.Size::parse).toList(),
+                InitialSync.Load.parse(initialLoad));
         }
     }
 

@@ -23,6 +23,7 @@ enum Scenario {
     CATCH_UP("D", "catch-up"),
     STREAMING("S", "streaming"),
     STREAMS("N", "streams"),
+    INITIAL_SYNC("I", "initial-sync"),
     TPCB("T", "tpcb");
 
     private final String letter;

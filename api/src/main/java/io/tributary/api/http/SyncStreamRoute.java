@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpHeader;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code POST /sync/stream}: verifies the token, parses the request and runs a {@link SyncSession} on the request's
  * thread, writing NDJSON lines. Failures before the first line are JSON errors (401 bad token, 400 bad request,
- * 503 too many streams); later ones end the stream (the client reconnects and resumes).
+ * among them {@code streams} that name a stream the served rules do not define, 503 too many streams); later ones
+ * end the stream (the client reconnects and resumes).
  *
  * <p>Thread-safe.
  */
@@ -73,10 +75,15 @@ final class SyncStreamRoute {
 
     void handle(Request request, Response response, Callback callback) throws IOException {
         VerifiedToken token;
-        SyncRequest sync;
+        final SyncRequest sync;
         try {
             token = verifier.verify(request.getHeaders().get(HttpHeader.AUTHORIZATION));
             sync = SyncRequest.parse(body(request));
+            Optional<String> unserved = watcher.current()
+                .flatMap(served -> sync.streams().problemWith(served.group().rules().definitionNames()));
+            if (unserved.isPresent()) {
+                throw new ProtocolException(unserved.get());
+            }
         } catch (AuthException e) {
             JsonResponses.error(response, callback, 401, "PSYNC_S2101", e.getMessage());
             return;
@@ -93,8 +100,9 @@ final class SyncStreamRoute {
             response.setStatus(200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-            new SyncSession(watcher, pool, settings, clock, token, sync, new ResponseSink(response,
-                settings.writeTimeout()), counters).run();
+            ResponseSink sink = new ResponseSink(response, settings.writeTimeout());
+            new SyncSession(watcher, pool, settings, clock, token, sync, sink, counters).run();
+            sink.drain();
             response.write(true, null, callback);
         } catch (SlowClientException e) {
             slowClientsCutOff.incrementAndGet();

@@ -77,36 +77,7 @@ public final class LineEncoder {
      * carries only its op id, op name and checksum, with {@code data} null, as PowerSync sends them.
      */
     public byte[] data(DataBatch batch, boolean rawData) {
-        return line(g -> {
-            g.writeObjectFieldStart("data");
-            g.writeStringField("bucket", batch.bucket());
-            g.writeStringField("after", Long.toString(batch.after()));
-            g.writeStringField("next_after", Long.toString(batch.nextAfter()));
-            g.writeBooleanField("has_more", batch.hasMore());
-            g.writeArrayFieldStart("data");
-            for (OpEntry op : batch.ops()) {
-                g.writeStartObject();
-                g.writeStringField("op_id", Long.toString(op.opId()));
-                g.writeStringField("op", op.op().name());
-                if (op.namesRow()) {
-                    g.writeStringField("object_type", op.objectType());
-                    g.writeStringField("object_id", op.objectId());
-                    g.writeStringField("subkey", op.subkey());
-                }
-                g.writeNumberField("checksum", op.checksum());
-                g.writeFieldName("data");
-                if (op.data() == null) {
-                    g.writeNull();
-                } else if (rawData) {
-                    g.writeString(op.data());
-                } else {
-                    g.writeRawValue(op.data());
-                }
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        });
+        return new DataLineWriter(rawData).line(batch);
     }
 
     /** {@code {"partial_checkpoint_complete": {last_op_id, priority}}}: every bucket of that priority is done. */

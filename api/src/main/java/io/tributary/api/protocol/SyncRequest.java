@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,8 +19,10 @@ import java.util.Objects;
  *                    or as an embedded JSON object
  * @param clientId    the client's id ({@code ""} when it sent none); write checkpoints are per user and client
  * @param parameters  the client parameters ({@code request.parameters()} of the sync rules; not verified)
+ * @param streams     the streams the client syncs ({@code streams}: defaults and subscriptions)
  */
-public record SyncRequest(Map<String, Long> positions, boolean rawData, String clientId, ObjectNode parameters) {
+public record SyncRequest(Map<String, Long> positions, boolean rawData, String clientId, ObjectNode parameters,
+                          StreamSelection streams) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -26,6 +30,12 @@ public record SyncRequest(Map<String, Long> positions, boolean rawData, String c
         positions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(positions));
         Objects.requireNonNull(clientId, "clientId");
         parameters = Objects.requireNonNull(parameters, "parameters").deepCopy();
+        Objects.requireNonNull(streams, "streams");
+    }
+
+    /** A request of every stream by default. */
+    public SyncRequest(Map<String, Long> positions, boolean rawData, String clientId, ObjectNode parameters) {
+        this(positions, rawData, clientId, parameters, StreamSelection.DEFAULTS);
     }
 
     @Override
@@ -35,7 +45,7 @@ public record SyncRequest(Map<String, Long> positions, boolean rawData, String c
 
     /**
      * Parses a request body. Unknown fields are ignored (clients send {@code include_checksum},
-     * {@code app_metadata}, {@code streams} and others this server does not need).
+     * {@code app_metadata} and others this server does not need).
      *
      * @throws ProtocolException naming the field that is wrong
      */
@@ -70,7 +80,56 @@ public record SyncRequest(Map<String, Long> positions, boolean rawData, String c
         JsonNode clientId = root.path("client_id");
         return new SyncRequest(positions, root.path("raw_data").asBoolean(false),
             clientId.isTextual() ? clientId.textValue() : "",
-            parameters.isObject() ? (ObjectNode) parameters : JsonNodeFactory.instance.objectNode());
+            parameters.isObject() ? (ObjectNode) parameters : JsonNodeFactory.instance.objectNode(),
+            streams(root.path("streams")));
+    }
+
+    /**
+     * {@code streams: {include_defaults?, subscriptions?: [{stream, parameters?, override_priority?}]}}. Parameters
+     * and priority overrides are refused: they select within a sync stream, and the rules define none.
+     */
+    private static StreamSelection streams(JsonNode streams) throws ProtocolException {
+        if (streams.isMissingNode() || streams.isNull()) {
+            return StreamSelection.DEFAULTS;
+        }
+        if (!streams.isObject()) {
+            throw new ProtocolException("streams must be an object {include_defaults, subscriptions}");
+        }
+        JsonNode defaults = streams.path("include_defaults");
+        if (!defaults.isMissingNode() && !defaults.isNull() && !defaults.isBoolean()) {
+            throw new ProtocolException("streams.include_defaults must be a boolean: " + defaults);
+        }
+        List<String> names = new ArrayList<>();
+        JsonNode subscriptions = streams.path("subscriptions");
+        if (!subscriptions.isMissingNode() && !subscriptions.isNull()) {
+            if (!subscriptions.isArray()) {
+                throw new ProtocolException("streams.subscriptions must be an array of {stream, parameters,"
+                    + " override_priority}");
+            }
+            for (JsonNode subscription : subscriptions) {
+                JsonNode name = subscription.path("stream");
+                if (!name.isTextual()) {
+                    throw new ProtocolException("streams.subscriptions[].stream must be a string: " + subscription);
+                }
+                JsonNode parameters = subscription.path("parameters");
+                if (!parameters.isMissingNode() && !parameters.isNull() && !parameters.isObject()) {
+                    throw new ProtocolException("streams.subscriptions[].parameters must be an object: " + parameters);
+                }
+                if (parameters.isObject() && !parameters.isEmpty()) {
+                    throw new ProtocolException("The subscription to " + name.textValue() + " carries parameters "
+                        + parameters + ": subscription parameters select within a sync stream, and the sync rules"
+                        + " define bucket definitions only; subscribe without parameters");
+                }
+                JsonNode priority = subscription.path("override_priority");
+                if (!priority.isMissingNode() && !priority.isNull()) {
+                    throw new ProtocolException("The subscription to " + name.textValue() + " overrides its priority"
+                        + " (" + priority + "): a bucket definition's priority is set in the sync rules; subscribe"
+                        + " without override_priority");
+                }
+                names.add(name.textValue());
+            }
+        }
+        return new StreamSelection(defaults.asBoolean(true), names);
     }
 
     private static long opId(JsonNode value, String field) throws ProtocolException {

@@ -1,20 +1,21 @@
 package io.tributary.api.stream;
 
-import io.tributary.api.protocol.DataBatch;
+import io.tributary.api.protocol.DataLine;
+import io.tributary.api.protocol.DataLineWriter;
 import io.tributary.api.protocol.OpEntry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads pages of bucket ops up to a checkpoint, for many buckets in one statement: each bucket's ops above its
- * position in op id order (an index range scan per bucket), buckets in the order given, at most {@code pageOps}
- * ops per page. Stateless and thread-safe; connections are not.
+ * Reads pages of bucket ops up to a checkpoint, for many buckets in one statement, into encoded {@code data} lines:
+ * each bucket's ops above its position in op id order (an index range scan per bucket), buckets in the order
+ * given, at most {@code pageOps} ops per page. The stored columns go from the result set into the line as bytes:
+ * no op objects, no decoding of the row JSON. Stateless and thread-safe; connections and line writers are not.
  */
 final class BucketReader {
 
@@ -34,21 +35,24 @@ final class BucketReader {
         this.pageOps = pageOps;
     }
 
-    /** One page: a batch per bucket that had ops, in the order asked, and whether the page was cut short. */
-    record Page(List<DataBatch> batches, boolean full) {
+    /** One page: a line per bucket that had ops, in the order asked, and whether the page was cut short. */
+    record Page(List<DataLine> lines, boolean full) {
     }
 
     /**
      * The next page of ops with {@code position < op_id <= checkpoint} of {@code positions}' buckets, in their
-     * order. When the page is {@link Page#full() full}, its last bucket may have more (its batch says
-     * {@code has_more}) and the buckets after it were not read; otherwise every bucket asked is complete.
+     * order, written by {@code writer}. When the page is {@link Page#full() full}, its last bucket may have more
+     * (its line says {@code has_more}) and the buckets after it were not read; otherwise every bucket asked is
+     * complete.
      */
-    Page read(Connection connection, Map<String, Long> positions, long checkpoint) throws SQLException {
+    Page read(Connection connection, Map<String, Long> positions, long checkpoint, DataLineWriter writer)
+        throws SQLException {
         List<String> buckets = new ArrayList<>(positions.keySet());
         List<Long> afters = new ArrayList<>(positions.values());
-        Map<String, List<OpEntry>> ops = new LinkedHashMap<>();
+        List<DataLine> lines = new ArrayList<>();
         int rows = 0;
-        try (PreparedStatement select = connection.prepareStatement("SELECT r.bucket, d.op_id, d.op,"
+        int current = -1;
+        try (PreparedStatement select = connection.prepareStatement("SELECT r.ord::int, d.op_id, d.op,"
             + " d.source_table, d.row_id, d.checksum, d.data"
             + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS r(bucket, after, ord)"
             + " CROSS JOIN LATERAL (SELECT op_id, op, source_table, row_id, checksum, data FROM " + table + " d"
@@ -64,22 +68,27 @@ final class BucketReader {
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                     rows++;
-                    ops.computeIfAbsent(rs.getString(1), b -> new ArrayList<>()).add(new OpEntry(rs.getLong(2),
-                        OpEntry.OpType.ofStorageCode(rs.getShort(3)), rs.getString(4), rs.getString(5),
-                        rs.getLong(6), rs.getString(7)));
+                    int index = rs.getInt(1) - 1;
+                    if (index != current) {
+                        if (current >= 0) {
+                            lines.add(finish(writer, false));
+                        }
+                        current = index;
+                        writer.start(buckets.get(index), afters.get(index));
+                    }
+                    writer.op(rs.getLong(2), OpEntry.OpType.ofStorageCode(rs.getShort(3)), rs.getBytes(4),
+                        rs.getBytes(5), rs.getLong(6), rs.getBytes(7));
                 }
             }
         }
         boolean full = rows >= pageOps;
-        List<DataBatch> batches = new ArrayList<>();
-        List<String> read = new ArrayList<>(ops.keySet());
-        for (int i = 0; i < read.size(); i++) {
-            String bucket = read.get(i);
-            List<OpEntry> entries = ops.get(bucket);
-            boolean last = i == read.size() - 1;
-            batches.add(new DataBatch(bucket, positions.get(bucket), entries.get(entries.size() - 1).opId(),
-                full && last, entries));
+        if (current >= 0) {
+            lines.add(finish(writer, full));
         }
-        return new Page(batches, full);
+        return new Page(lines, full);
+    }
+
+    private static DataLine finish(DataLineWriter writer, boolean hasMore) {
+        return new DataLine(writer.bucket(), writer.lastOpId(), writer.count(), writer.finish(hasMore));
     }
 }

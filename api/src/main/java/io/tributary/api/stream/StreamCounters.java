@@ -6,8 +6,9 @@ import java.util.function.LongConsumer;
 
 /**
  * What the sync streams of a process sent: every op in a data line, and those of them taken from a checkpoint's
- * shared read ({@link CheckpointDelta}) instead of a read of the stream's own; and how long each checkpoint took
- * from its publication in the process to a stream's {@code checkpoint_complete}.
+ * shared read ({@link CheckpointDelta}) instead of a read of the stream's own; the downloads a newer checkpoint
+ * interrupted; and how long each checkpoint took from its publication in the process to a stream's
+ * {@code checkpoint_complete}.
  *
  * <p>Thread-safe.
  */
@@ -15,6 +16,7 @@ public final class StreamCounters {
 
     private final LongAdder opsSent = new LongAdder();
     private final LongAdder sharedOpsSent = new LongAdder();
+    private final LongAdder interrupted = new LongAdder();
     private volatile LongConsumer deliveries = nanos -> { };
 
     void sent(int ops, boolean shared) {
@@ -22,6 +24,10 @@ public final class StreamCounters {
         if (shared) {
             sharedOpsSent.add(ops);
         }
+    }
+
+    void interrupted() {
+        interrupted.increment();
     }
 
     void delivered(long nanos) {
@@ -39,6 +45,11 @@ public final class StreamCounters {
     /** The ops sent in data lines so far. */
     public long opsSent() {
         return opsSent.sum();
+    }
+
+    /** The downloads a newer checkpoint interrupted (its {@code checkpoint_diff} went out before they completed). */
+    public long downloadsInterrupted() {
+        return interrupted.sum();
     }
 
     /** The ops sent so far that came from a checkpoint's shared read. */

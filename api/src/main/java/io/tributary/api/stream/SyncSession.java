@@ -3,8 +3,11 @@ package io.tributary.api.stream;
 import io.tributary.api.auth.VerifiedToken;
 import io.tributary.api.protocol.BucketChecksum;
 import io.tributary.api.protocol.DataBatch;
+import io.tributary.api.protocol.DataLine;
+import io.tributary.api.protocol.DataLineWriter;
 import io.tributary.api.protocol.LineEncoder;
 import io.tributary.api.protocol.OpEntry;
+import io.tributary.api.protocol.StreamSelection;
 import io.tributary.api.protocol.SyncRequest;
 import io.tributary.storage.checkpoint.WriteCheckpoint;
 import io.tributary.storage.checkpoint.WriteCheckpoints;
@@ -18,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +30,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One client's sync stream: from the request's bucket positions, for each new served checkpoint, a
@@ -34,9 +41,20 @@ import java.util.TreeMap;
  * Keepalives ({@code token_expires_in}) go out every keepalive interval; the stream ends when the token expires,
  * when the served group changes (the client reconnects to the new one), or when the client is too slow.
  *
+ * <p>A new checkpoint interrupts a long download, as PowerSync's service does: once a page of ops of the
+ * checkpoint being downloaded went out, the stream looks for a newer served checkpoint after every page; if that
+ * one changes something for the client, the download stops there (no {@code checkpoint_complete}), its
+ * {@code checkpoint_diff} goes out at once, and the download goes on towards it: the buckets it changed and the
+ * buckets the interrupted download had not finished, each from the position the client reached.
+ *
+ * <p>The request's {@code streams} choose the bucket definitions synced ({@link StreamSelection}); the checkpoint
+ * lists those as its streams.
+ *
  * <p>Not thread-safe: one thread runs a session.
  */
 public final class SyncSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SyncSession.class);
 
     private final CheckpointWatcher watcher;
     private final StoragePool pool;
@@ -48,12 +66,16 @@ public final class SyncSession {
     private final StreamCounters counters;
     private final RequestContext context;
     private final Map<String, Long> positions;
+    private final DataLineWriter lines;
+    /** Buckets of the last checkpoint line sent whose ops up to it did not all go out yet. */
+    private final Set<String> unfinished = new LinkedHashSet<>();
     private Map<String, BucketChecksum> sent;
     private OptionalLong sentWriteCheckpoint = OptionalLong.empty();
     private ServedGroup heldGroup;
     private List<String> held = List.of();
+    private LineEncoder encoder;
+    private long seenVersion = -1;
     private long completedOpId = -1;
-    private boolean downloaded;
 
     public SyncSession(CheckpointWatcher watcher, StoragePool pool, StreamSettings settings, Clock clock,
                        VerifiedToken token, SyncRequest request, LineSink sink, StreamCounters counters) {
@@ -67,10 +89,13 @@ public final class SyncSession {
         this.counters = counters;
         this.context = new RequestContext(token.claims(), request.parameters());
         this.positions = new HashMap<>(request.positions());
+        this.lines = new DataLineWriter(request.rawData());
     }
 
     /**
-     * Runs the stream until the token expires, the served group changes or the watcher closes.
+     * Runs the stream until the token expires, the served group changes, the watcher closes, or the request's
+     * {@code streams} name a stream the served rules do not define (logged; the client's next request is refused
+     * with the reason).
      *
      * @throws IOException  when the client went away or was too slow ({@link SlowClientException})
      * @throws SQLException when storage failed (the stream ends; the client reconnects)
@@ -86,7 +111,6 @@ public final class SyncSession {
     }
 
     private void follow() throws IOException, SQLException, InterruptedException {
-        long seenVersion = -1;
         ServedGroup group = null;
         Instant nextKeepalive = clock.instant().plus(settings.keepaliveInterval());
         while (true) {
@@ -96,6 +120,7 @@ public final class SyncSession {
                 return;
             }
             Duration wait = min(Duration.between(now, nextKeepalive), Duration.between(now, token.expiresAt()));
+            sink.flush();
             Optional<ServedCheckpoint> served = watcher.awaitNewer(seenVersion, wait);
             if (watcher.closed()) {
                 return;
@@ -106,11 +131,16 @@ public final class SyncSession {
                 if (group != null && checkpoint.group() != group) {
                     return;
                 }
-                group = checkpoint.group();
-                sync(group, checkpoint.checkpoint());
-                if (completedOpId == checkpoint.checkpoint().opId() && downloaded) {
-                    counters.delivered(System.nanoTime() - checkpoint.seenNanos());
+                if (group == null) {
+                    Optional<String> problem = request.streams().problemWith(checkpoint.group().rules()
+                        .definitionNames());
+                    if (problem.isPresent()) {
+                        LOG.info("Sync stream of user {} ended: {}", token.userId(), problem.get());
+                        return;
+                    }
                 }
+                group = checkpoint.group();
+                serve(checkpoint);
             }
             now = clock.instant();
             if (!now.isBefore(nextKeepalive)) {
@@ -120,9 +150,41 @@ public final class SyncSession {
         }
     }
 
-    private void sync(ServedGroup group, Checkpoint checkpoint) throws IOException, SQLException {
-        downloaded = false;
-        List<BucketParameters> visible = BucketSets.visible(pool, group, context, checkpoint.opId());
+    /** What a checkpoint changes for this stream: its line, the state it gives the client and what to download. */
+    private record NextLine(ServedCheckpoint served, byte[] line, Map<String, BucketChecksum> current,
+                            OptionalLong writeCheckpoint, List<BucketChecksum> changed) {
+    }
+
+    /** Sends {@code checkpoint}'s line when it changes anything, then its ops, following newer ones that interrupt. */
+    private void serve(ServedCheckpoint checkpoint) throws IOException, SQLException {
+        Optional<NextLine> next = nextLine(checkpoint);
+        if (next.isEmpty()) {
+            if (unfinished.isEmpty()) {
+                completedOpId = checkpoint.checkpoint().opId();
+            }
+            return;
+        }
+        while (next.isPresent()) {
+            NextLine line = next.get();
+            Set<String> heldBefore = sent == null ? Set.of() : sent.keySet();
+            List<BucketChecksum> toFetch = send(line);
+            next = download(line.served(), toFetch, heldBefore);
+            if (next.isEmpty()) {
+                counters.delivered(System.nanoTime() - line.served().seenNanos());
+            }
+        }
+    }
+
+    /**
+     * The line {@code checkpoint} gives this stream: a {@code checkpoint} first, later a {@code checkpoint_diff}
+     * when a bucket changed, appeared or went away or the write checkpoint advanced; empty when nothing did. Changes
+     * nothing the client sees (the buckets it computes are held in the group's subscriptions from now on).
+     */
+    private Optional<NextLine> nextLine(ServedCheckpoint served) throws SQLException {
+        ServedGroup group = served.group();
+        Checkpoint checkpoint = served.checkpoint();
+        List<BucketParameters> visible = BucketSets.visible(pool, group, context, checkpoint.opId()).stream()
+            .filter(bucket -> request.streams().includes(bucket.definition())).toList();
         List<String> names = visible.stream().map(BucketParameters::bucket).distinct().toList();
         hold(group, names);
         Map<String, ChecksumCache.Entry> sums = group.checksums().cached(checkpoint.opId(), names).orElse(null);
@@ -136,41 +198,62 @@ public final class SyncSession {
                 group.priority(bucket.definition())));
         }
         OptionalLong writeCheckpoint = writeCheckpoint(checkpoint);
-        List<BucketChecksum> toFetch;
-        LineEncoder encoder = group.encoder();
+        LineEncoder lineEncoder = encoder(group);
         if (sent == null) {
-            toFetch = new ArrayList<>(current.values());
-            positions.keySet().retainAll(current.keySet());
-            sink.write(encoder.checkpoint(checkpoint.opId(), writeCheckpoint, toFetch));
-        } else {
-            toFetch = new ArrayList<>();
-            for (BucketChecksum bucket : current.values()) {
-                BucketChecksum before = sent.get(bucket.bucket());
-                if (before == null || bucket.differsFrom(before)) {
-                    toFetch.add(bucket);
-                }
-            }
-            List<String> removed = sent.keySet().stream().filter(b -> !current.containsKey(b)).toList();
-            if (toFetch.isEmpty() && removed.isEmpty() && writeCheckpoint.equals(sentWriteCheckpoint)) {
-                completedOpId = checkpoint.opId();
-                return;
-            }
-            removed.forEach(positions::remove);
-            sink.write(encoder.checkpointDiff(checkpoint.opId(), writeCheckpoint, toFetch, removed));
+            List<BucketChecksum> all = new ArrayList<>(current.values());
+            return Optional.of(new NextLine(served, lineEncoder.checkpoint(checkpoint.opId(), writeCheckpoint, all),
+                current, writeCheckpoint, all));
         }
-        Set<String> heldBefore = sent == null ? Set.of() : sent.keySet();
-        sent = current;
-        sentWriteCheckpoint = writeCheckpoint;
-        download(group, checkpoint.opId(), toFetch, heldBefore);
+        List<BucketChecksum> changed = new ArrayList<>();
+        for (BucketChecksum bucket : current.values()) {
+            BucketChecksum before = sent.get(bucket.bucket());
+            if (before == null || bucket.differsFrom(before)) {
+                changed.add(bucket);
+            }
+        }
+        List<String> removed = sent.keySet().stream().filter(b -> !current.containsKey(b)).toList();
+        if (changed.isEmpty() && removed.isEmpty() && writeCheckpoint.equals(sentWriteCheckpoint)) {
+            return Optional.empty();
+        }
+        return Optional.of(new NextLine(served, lineEncoder.checkpointDiff(checkpoint.opId(), writeCheckpoint,
+            changed, removed), current, writeCheckpoint, changed));
     }
 
     /**
-     * Sends the ops of {@code buckets} up to {@code opId}. A bucket this stream held at the checkpoint it completed
-     * last ({@code heldBefore}) takes them from the shared delta when that starts there; a bucket new to the stream
-     * needs its ops from its position on, so it is always read.
+     * Sends {@code next}'s line and makes its state the stream's; returns the buckets to download: those it changed
+     * and those an interrupted download left unfinished.
      */
-    private void download(ServedGroup group, long opId, List<BucketChecksum> buckets, Set<String> heldBefore)
-        throws IOException, SQLException {
+    private List<BucketChecksum> send(NextLine next) throws IOException {
+        sink.write(next.line());
+        positions.keySet().retainAll(next.current().keySet());
+        Map<String, BucketChecksum> toFetch = new LinkedHashMap<>();
+        for (BucketChecksum bucket : next.changed()) {
+            toFetch.put(bucket.bucket(), bucket);
+        }
+        for (String bucket : unfinished) {
+            BucketChecksum still = next.current().get(bucket);
+            if (still != null) {
+                toFetch.putIfAbsent(bucket, still);
+            }
+        }
+        sent = next.current();
+        sentWriteCheckpoint = next.writeCheckpoint();
+        unfinished.clear();
+        unfinished.addAll(toFetch.keySet());
+        return new ArrayList<>(toFetch.values());
+    }
+
+    /**
+     * Sends the ops of {@code buckets} up to the checkpoint, highest priority first. A bucket this stream held at
+     * the checkpoint it completed last ({@code heldBefore}) takes them from the shared delta when that starts there;
+     * a bucket new to the stream needs its ops from its position on, so it is always read.
+     *
+     * @return the line of a newer checkpoint that interrupted the download, empty when it completed
+     */
+    private Optional<NextLine> download(ServedCheckpoint served, List<BucketChecksum> buckets,
+                                        Set<String> heldBefore) throws IOException, SQLException {
+        ServedGroup group = served.group();
+        long opId = served.checkpoint().opId();
         TreeMap<Integer, List<String>> byPriority = new TreeMap<>();
         for (BucketChecksum bucket : buckets) {
             byPriority.computeIfAbsent(bucket.priority(), p -> new ArrayList<>()).add(bucket.bucket());
@@ -178,57 +261,96 @@ public final class SyncSession {
         Integer lowest = byPriority.isEmpty() ? null : byPriority.lastKey();
         Optional<CheckpointDelta> delta = group.delta().filter(d -> d.serves(completedOpId, opId));
         completedOpId = -1;
+        long sentOps = 0;
         for (Map.Entry<Integer, List<String>> priority : byPriority.entrySet()) {
             Map<String, Long> pending = new LinkedHashMap<>();
             for (String bucket : priority.getValue()) {
                 if (delta.isPresent() && delta.get().covers(bucket) && heldBefore.contains(bucket)) {
-                    sendShared(group, bucket, delta.get().opsOf(bucket));
+                    sentOps += sendShared(bucket, delta.get().opsOf(bucket));
+                    unfinished.remove(bucket);
                 } else {
                     pending.put(bucket, positions.getOrDefault(bucket, 0L));
                 }
             }
             while (!pending.isEmpty()) {
-                BucketReader.Page page = pool.withConnection(c -> group.reader().read(c, pending, opId));
-                for (DataBatch batch : page.batches()) {
-                    sink.write(group.encoder().data(batch, request.rawData()));
-                    counters.sent(batch.ops().size(), false);
-                    positions.put(batch.bucket(), batch.nextAfter());
+                Optional<NextLine> newer = interruption(group, sentOps);
+                if (newer.isPresent()) {
+                    return newer;
+                }
+                BucketReader.Page page = pool.withConnection(c -> group.reader().read(c, pending, opId, lines));
+                for (DataLine line : page.lines()) {
+                    sink.write(line.bytes());
+                    counters.sent(line.ops(), false);
+                    positions.put(line.bucket(), line.nextAfter());
+                    sentOps += line.ops();
                 }
                 if (!page.full()) {
+                    unfinished.removeAll(pending.keySet());
                     break;
                 }
-                DataBatch last = page.batches().get(page.batches().size() - 1);
-                pending.keySet().removeIf(new java.util.function.Predicate<String>() {
-                    private boolean reached;
-
-                    @Override
-                    public boolean test(String bucket) {
-                        reached |= bucket.equals(last.bucket());
-                        return !reached;
+                String last = page.lines().get(page.lines().size() - 1).bucket();
+                for (Iterator<String> it = pending.keySet().iterator(); it.hasNext(); ) {
+                    String bucket = it.next();
+                    if (bucket.equals(last)) {
+                        break;
                     }
-                });
-                pending.put(last.bucket(), last.nextAfter());
+                    unfinished.remove(bucket);
+                    it.remove();
+                }
+                pending.put(last, positions.get(last));
             }
             if (!priority.getKey().equals(lowest)) {
-                sink.write(group.encoder().partialCheckpointComplete(opId, priority.getKey()));
+                sink.write(encoder(group).partialCheckpointComplete(opId, priority.getKey()));
             }
         }
-        sink.write(group.encoder().checkpointComplete(opId));
+        sink.write(encoder(group).checkpointComplete(opId));
         completedOpId = opId;
-        downloaded = true;
+        return Optional.empty();
     }
 
-    /** Sends a bucket's ops of the shared delta, in lines of at most a page of ops. */
-    private void sendShared(ServedGroup group, String bucket, List<OpEntry> ops) throws IOException {
+    /**
+     * The line of a newer served checkpoint of the same group that changes something for this stream, once at
+     * least a page of ops of the current download went out; empty otherwise (a newer checkpoint that changes
+     * nothing is marked seen; another group is left to the stream's loop, which ends the stream).
+     */
+    private Optional<NextLine> interruption(ServedGroup group, long sentOps) throws SQLException {
+        if (sentOps < settings.pageOps()) {
+            return Optional.empty();
+        }
+        Optional<ServedCheckpoint> newer = watcher.current().filter(c -> c.version() > seenVersion
+            && c.group() == group);
+        if (newer.isEmpty()) {
+            return Optional.empty();
+        }
+        seenVersion = newer.get().version();
+        Optional<NextLine> line = nextLine(newer.get());
+        if (line.isPresent()) {
+            counters.interrupted();
+        }
+        return line;
+    }
+
+    /** The encoder of this stream's lines: the group's, or one listing only the streams the request selected. */
+    private LineEncoder encoder(ServedGroup group) {
+        if (encoder == null) {
+            encoder = request.streams().equals(StreamSelection.DEFAULTS) ? group.encoder()
+                : new LineEncoder(request.streams().streams(group.rules().definitionNames()));
+        }
+        return encoder;
+    }
+
+    /** Sends a bucket's ops of the shared delta, in lines of at most a page of ops; returns how many. */
+    private int sendShared(String bucket, List<OpEntry> ops) throws IOException {
         int pageOps = settings.pageOps();
         for (int first = 0; first < ops.size(); first += pageOps) {
             List<OpEntry> part = ops.subList(first, Math.min(ops.size(), first + pageOps));
             DataBatch batch = new DataBatch(bucket, positions.getOrDefault(bucket, 0L),
                 part.get(part.size() - 1).opId(), first + pageOps < ops.size(), part);
-            sink.write(group.encoder().data(batch, request.rawData()));
+            sink.write(lines.line(batch));
             counters.sent(part.size(), true);
             positions.put(bucket, batch.nextAfter());
         }
+        return ops.size();
     }
 
     /** Makes {@code names} the buckets this stream holds in the group's subscriptions. */

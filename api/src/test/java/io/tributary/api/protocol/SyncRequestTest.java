@@ -42,6 +42,33 @@ class SyncRequestTest {
         assertThatThrownBy(() -> parse("{")).hasMessageContaining("not JSON");
     }
 
+    @Test
+    void streamsSelectDefinitionsByNameAndDefaultToAll() throws Exception {
+        assertThat(parse("{}").streams()).isEqualTo(StreamSelection.DEFAULTS);
+        StreamSelection selection = parse("{\"streams\":{\"include_defaults\":false,\"subscriptions\":["
+            + "{\"stream\":\"by_user\",\"parameters\":null,\"override_priority\":null},"
+            + "{\"stream\":\"by_user\",\"parameters\":{}}]}}").streams();
+
+        assertThat(selection.includes("by_user")).isTrue();
+        assertThat(selection.includes("global")).isFalse();
+        assertThat(selection.streams(java.util.List.of("global", "by_user"))).containsExactly("by_user");
+        assertThat(selection.problemWith(java.util.List.of("global", "by_user"))).isEmpty();
+        assertThat(selection.problemWith(java.util.List.of("global")).orElseThrow())
+            .contains("by_user").contains("do not define").contains("global");
+    }
+
+    @Test
+    void subscriptionsWithParametersOrAPriorityOverrideAreRefused() {
+        assertThatThrownBy(() -> parse("{\"streams\":{\"subscriptions\":[{\"stream\":\"s\","
+            + "\"parameters\":{\"list\":\"l1\"}}]}}")).hasMessageContaining("subscription to s carries parameters");
+        assertThatThrownBy(() -> parse("{\"streams\":{\"subscriptions\":[{\"stream\":\"s\","
+            + "\"override_priority\":0}]}}")).hasMessageContaining("overrides its priority");
+        assertThatThrownBy(() -> parse("{\"streams\":{\"subscriptions\":[{}]}}"))
+            .hasMessageContaining("subscriptions[].stream");
+        assertThatThrownBy(() -> parse("{\"streams\":{\"include_defaults\":\"no\"}}"))
+            .hasMessageContaining("include_defaults");
+    }
+
     private static SyncRequest parse(String json) throws ProtocolException {
         return SyncRequest.parse(json.getBytes(StandardCharsets.UTF_8));
     }

@@ -4,13 +4,13 @@ package io.tributary.bench.direct;
  * A value as a field of {@code COPY ... FROM STDIN} text format: backslash, tab, newline and carriage return are
  * written as their backslash escapes, so any string (JSON with escaped quotes included) reads back unchanged.
  */
-final class CopyText {
+public final class CopyText {
 
     private CopyText() {
     }
 
     /** {@code value} escaped for one field of a COPY text line. */
-    static String escape(String value) {
+    public static String escape(String value) {
         int i = 0;
         while (i < value.length() && !special(value.charAt(i))) {
             i++;

@@ -52,7 +52,7 @@ public final class ApiAlone {
     }
 
     /** The HS256 key of {@code hex}, the bench's signing key. */
-    static OctetSequenceKey key(String hex) {
+    public static OctetSequenceKey key(String hex) {
         return new OctetSequenceKey.Builder(HexFormat.of().parseHex(hex)).keyID(KEY_ID)
             .algorithm(com.nimbusds.jose.JWSAlgorithm.HS256).build();
     }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** An {@link ApiAlone} JVM started by the bench: its port, CPU, RSS and heap. Not thread-safe. */
-final class ApiProcess implements AutoCloseable {
+public final class ApiProcess implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
@@ -28,24 +28,51 @@ final class ApiProcess implements AutoCloseable {
     }
 
     /** Starts the JVM with the bench's classpath; its log goes to {@code log}. */
-    static ApiProcess start(List<String> args, String javaOptions, Path log) throws IOException {
+    public static ApiProcess start(List<String> args, String javaOptions, Path log) throws IOException {
+        return start(args, javaOptions, log, System.getProperty("java.class.path"));
+    }
+
+    /**
+     * Starts the JVM with the bench's classpath, its {@code tributary-api} jar replaced by {@code apiJar} (another
+     * build's, for a same-run A/B); its log goes to {@code log}.
+     */
+    static ApiProcess startWithApiJar(List<String> args, String javaOptions, Path log, String apiJar)
+        throws IOException {
+        List<String> entries = new ArrayList<>();
+        boolean replaced = false;
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (Path.of(entry).getFileName().toString().startsWith("tributary-api-")) {
+                entries.add(apiJar);
+                replaced = true;
+            } else {
+                entries.add(entry);
+            }
+        }
+        if (!replaced) {
+            throw new IllegalStateException("no tributary-api jar on the bench's classpath to replace by " + apiJar);
+        }
+        return start(args, javaOptions, log, String.join(java.io.File.pathSeparator, entries));
+    }
+
+    private static ApiProcess start(List<String> args, String javaOptions, Path log, String classpath)
+        throws IOException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
         List<String> command = new ArrayList<>(List.of(java));
         if (!javaOptions.isBlank()) {
             command.addAll(List.of(javaOptions.trim().split("\\s+")));
         }
         command.addAll(List.of("-Dlogback.configurationFile=io/tributary/bench/logback-bench.xml", "-cp",
-            System.getProperty("java.class.path"), ApiAlone.class.getName()));
+            classpath, ApiAlone.class.getName()));
         command.addAll(args);
         return new ApiProcess(new ProcessBuilder(command).redirectError(log.toFile()).start());
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** CPU seconds (user + system) the JVM used so far. */
-    double cpuSeconds() {
+    public double cpuSeconds() {
         return ServerProcesses.cpuSeconds(process.pid());
     }
 

@@ -31,7 +31,10 @@ import java.util.function.Predicate;
  * {@code api.max_streams} above the largest stream count; the bench's clients speak the protocol over HTTP/1.1.
  * <ul>
  *   <li>N0 / N1: user {@code big}'s bucket read by a plain JDBC SELECT of its ops, then downloaded by one sync
- *       client (request to its first {@code checkpoint_complete}); median of three each;</li>
+ *       client (request to its first {@code checkpoint_complete}), after one untimed download; median of three
+ *       each. With
+ *       {@code BENCH_API_BASELINE_JAR} naming another build's {@code tributary-api} jar, a second API process runs
+ *       that jar and N1 times both, their downloads interleaved (a same-run A/B);</li>
  *   <li>N2, per stream count: the streams of users {@code u<i % 1000>} opened in waves until each completed its
  *       first checkpoint; while all are idle the heap (after a full GC) and RSS of the API process; then one source
  *       transaction updates one row of every {@code u} user, and each stream's receipt of its
@@ -58,6 +61,7 @@ public final class ConcurrentStreams {
     private static final String BIG = "big";
     private static final int USERS = 1_000;
     private static final Duration SETTLE = Duration.ofSeconds(3);
+    private static final int DOWNLOADS = 3;
 
     private ConcurrentStreams() {
     }
@@ -93,7 +97,7 @@ public final class ConcurrentStreams {
             try (ApiProcess api = ApiProcess.start(args, options, ctx.work().resolve("api-alone.log"));
                  SyncClients clients = new SyncClients(key, api.port());
                  CheckpointTimes times = CheckpointTimes.start(storage, Duration.ofMillis(2))) {
-                download(ctx, storage, api, clients, settings.rows() / 2);
+                download(ctx, storage, api, clients, settings.rows() / 2, args, options, hex);
                 awaitClosed(api, ctx.timeout());
                 for (int n : settings.streams()) {
                     String configuration = String.format(Locale.ROOT, "%,d streams of %,d users, api alone in its"
@@ -108,7 +112,7 @@ public final class ConcurrentStreams {
     }
 
     private static void download(BenchContext ctx, PgEndpoint storage, ApiProcess api, SyncClients clients,
-                                 long ops) {
+                                 long ops, List<String> apiArgs, String apiOptions, String keyHex) throws Exception {
         String bucket;
         long group;
         try (Connection c = storage.connect(); Statement s = c.createStatement();
@@ -135,31 +139,100 @@ public final class ConcurrentStreams {
         });
         String configuration = String.format(Locale.ROOT, "user %s, no buckets held, raw_data, request to its first"
             + " checkpoint_complete", BIG);
-        ctx.record(DOWNLOAD, configuration, attempt -> {
-            double[] seconds = new double[3];
-            long received = 0;
-            double cpu = api.cpuSeconds();
-            CpuUse pg = ctx.cpu().total();
-            for (int i = 0; i < seconds.length; i++) {
-                long start = System.nanoTime();
-                SyncStream stream = clients.open(BIG, "download-" + attempt + "-" + i);
-                await(List.of(stream), s -> s.completes() >= 1, ctx.timeout());
-                seconds[i] = (System.nanoTime() - start) / 1e9;
-                stream.close();
-                if (stream.completes() < 1) {
-                    return Row.failed(DOWNLOAD, configuration, 0, seconds[i], "FAILED: " + stream.failure());
-                }
-                received = stream.ops();
+        List<Download> downloads = new ArrayList<>();
+        downloads.add(new Download(configuration, api, clients));
+        String baseline = System.getenv().getOrDefault("BENCH_API_BASELINE_JAR", "");
+        ApiProcess baselineApi = null;
+        SyncClients baselineClients = null;
+        try {
+            if (!baseline.isBlank()) {
+                baselineApi = ApiProcess.startWithApiJar(apiArgs, apiOptions, ctx.work().resolve("api-baseline.log"),
+                    baseline);
+                baselineClients = new SyncClients(ApiAlone.key(keyHex), baselineApi.port());
+                downloads.add(0, new Download(configuration + ", build of " + Path.of(baseline).getFileName(),
+                    baselineApi, baselineClients));
             }
-            double median = median(seconds);
-            long downloaded = received;
-            String ratio = plain.rate().map(r -> String.format(Locale.ROOT, "%.2fx N0's rate", downloaded / median / r))
-                .orElse("N0 failed");
-            CpuUse used = new CpuUse((api.cpuSeconds() - cpu) / seconds.length, 0,
-                ctx.cpu().total().since(pg).postgresSeconds() / seconds.length);
-            return Row.ok(DOWNLOAD, configuration, downloaded, median, ratio + "; median of 3 downloads: "
-                + seconds(seconds) + "; CPU: the api JVM's and Postgres' per download").withCpu(used);
-        });
+            timeDownloads(ctx, downloads, plain);
+        } finally {
+            if (baselineClients != null) {
+                baselineClients.close();
+            }
+            if (baselineApi != null) {
+                try {
+                    baselineApi.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /** One api process whose initial download N1 times. */
+    private static final class Download {
+        private final String configuration;
+        private final ApiProcess api;
+        private final SyncClients clients;
+        private final double[] seconds = new double[DOWNLOADS];
+        private double apiCpu;
+        private double postgresCpu;
+        private long received;
+        private String failure;
+
+        Download(String configuration, ApiProcess api, SyncClients clients) {
+            this.configuration = configuration;
+            this.api = api;
+            this.clients = clients;
+        }
+    }
+
+    /**
+     * N1: each process's download of user {@code big}'s buckets, {@link #DOWNLOADS} times, the processes in turn (a
+     * baseline build's and this one's interleaved), so both see the same load; one untimed download per process
+     * first, so the figures are of compiled code (the JIT's work on a fresh JVM is most of a first download's CPU).
+     */
+    private static void timeDownloads(BenchContext ctx, List<Download> downloads, Row plain) throws Exception {
+        for (Download d : downloads) {
+            SyncStream warmUp = d.clients.open(BIG, "warm-up-" + downloads.indexOf(d));
+            await(List.of(warmUp), s -> s.completes() >= 1 || s.failure() != null, ctx.timeout());
+            warmUp.close();
+            awaitClosed(d.api, ctx.timeout());
+        }
+        for (int i = 0; i < DOWNLOADS; i++) {
+            for (Download d : downloads) {
+                if (d.failure != null) {
+                    continue;
+                }
+                double cpu = d.api.cpuSeconds();
+                CpuUse pg = ctx.cpu().total();
+                long start = System.nanoTime();
+                SyncStream stream = d.clients.open(BIG, "download-" + downloads.indexOf(d) + "-" + i);
+                await(List.of(stream), s -> s.completes() >= 1 || s.failure() != null, ctx.timeout());
+                d.seconds[i] = (System.nanoTime() - start) / 1e9;
+                stream.close();
+                d.apiCpu += d.api.cpuSeconds() - cpu;
+                d.postgresCpu += ctx.cpu().total().since(pg).postgresSeconds();
+                if (stream.completes() < 1) {
+                    d.failure = "FAILED: " + stream.failure();
+                }
+                d.received = stream.ops();
+                awaitClosed(d.api, ctx.timeout());
+            }
+        }
+        double baselineRate = -1;
+        for (Download d : downloads) {
+            ctx.record(DOWNLOAD, d.configuration, attempt -> {
+                double median = median(d.seconds);
+                if (d.failure != null) {
+                    return Row.failed(DOWNLOAD, d.configuration, 0, median, d.failure);
+                }
+                String ratio = plain.rate().map(r -> String.format(Locale.ROOT, "%.2fx N0's rate",
+                    d.received / median / r)).orElse("N0 failed");
+                CpuUse used = new CpuUse(d.apiCpu / DOWNLOADS, 0, d.postgresCpu / DOWNLOADS);
+                return Row.ok(DOWNLOAD, d.configuration, d.received, median, ratio + "; median of " + DOWNLOADS
+                    + " downloads: " + seconds(d.seconds) + (downloads.size() > 1 ? ", interleaved with the"
+                    + " other build's" : "") + "; CPU: the api JVM's and Postgres' per download").withCpu(used);
+            });
+        }
     }
 
     private static long plainRead(PgEndpoint storage, long group, String bucket) throws SQLException {

@@ -50,7 +50,7 @@ final class SyncClients implements AutoCloseable {
             .POST(HttpRequest.BodyPublishers.ofString("{\"buckets\":[],\"raw_data\":true,\"client_id\":\""
                 + clientId + "\"}"))
             .build();
-        http.sendAsync(request, HttpResponse.BodyHandlers.fromLineSubscriber(stream)).whenComplete((response, e) -> {
+        http.sendAsync(request, HttpResponse.BodyHandlers.fromSubscriber(stream)).whenComplete((response, e) -> {
             if (e != null) {
                 stream.onError(e);
             } else if (response.statusCode() != 200) {

@@ -1,20 +1,25 @@
 package io.tributary.bench.load;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Flow;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One simulated sync client reading its stream's NDJSON lines: counts the ops of its data lines and its
- * {@code checkpoint_complete} lines, and keeps when it read its first {@code checkpoint_diff} after
- * {@link #expectDiff()} and that diff's {@code last_op_id}. Lines arrive on the HTTP client's threads; the fields
- * are read by the bench's thread.
+ * One simulated sync client reading its stream's NDJSON lines as bytes, never decoded: counts the ops of its data
+ * lines (occurrences of {@code "op_id"}) and its {@code checkpoint_complete} lines, and keeps when it read its first
+ * {@code checkpoint_diff} after {@link #expectDiff()} and that diff's {@code last_op_id}. A line is classified by its
+ * first {@link #HEAD} bytes. Bytes arrive on the HTTP client's threads, one buffer list at a time; the fields are read
+ * by the bench's thread.
  */
-final class SyncStream implements Flow.Subscriber<String> {
+final class SyncStream implements Flow.Subscriber<List<ByteBuffer>> {
 
+    private static final int HEAD = 64;
+    private static final byte[] OP_ID = "\"op_id\"".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern LAST_OP_ID = Pattern.compile("\"last_op_id\":\"(\\d+)\"");
-    private static final String OP_ID = "\"op_id\"";
 
     private volatile Flow.Subscription subscription;
     private volatile long completes;
@@ -23,6 +28,10 @@ final class SyncStream implements Flow.Subscriber<String> {
     private volatile long diffMicros = -1;
     private volatile long diffOpId = -1;
     private volatile String failure;
+    private final byte[] head = new byte[HEAD];
+    private int headBytes;
+    private int matched;
+    private long lineOps;
 
     @Override
     public void onSubscribe(Flow.Subscription s) {
@@ -31,22 +40,48 @@ final class SyncStream implements Flow.Subscriber<String> {
     }
 
     @Override
-    public void onNext(String line) {
-        String head = line.length() > 32 ? line.substring(0, 32) : line;
-        if (head.startsWith("{\"data\"")) {
-            ops += count(line);
-        } else if (head.startsWith("{\"checkpoint_complete\"")) {
+    public void onNext(List<ByteBuffer> buffers) {
+        for (ByteBuffer buffer : buffers) {
+            while (buffer.hasRemaining()) {
+                byte b = buffer.get();
+                if (b == '\n') {
+                    endLine();
+                    continue;
+                }
+                if (headBytes < HEAD) {
+                    head[headBytes++] = b;
+                }
+                if (b == OP_ID[matched]) {
+                    if (++matched == OP_ID.length) {
+                        lineOps++;
+                        matched = 0;
+                    }
+                } else {
+                    matched = b == OP_ID[0] ? 1 : 0;
+                }
+            }
+        }
+    }
+
+    private void endLine() {
+        String start = new String(head, 0, headBytes, StandardCharsets.UTF_8);
+        if (start.startsWith("{\"data\"")) {
+            ops += lineOps;
+        } else if (start.startsWith("{\"checkpoint_complete\"")) {
             completes++;
-        } else if (head.startsWith("{\"checkpoint_diff\"")) {
+        } else if (start.startsWith("{\"checkpoint_diff\"")) {
             if (expectDiff && diffMicros < 0) {
                 Instant now = Instant.now();
-                Matcher m = LAST_OP_ID.matcher(line);
+                Matcher m = LAST_OP_ID.matcher(start);
                 diffOpId = m.find() ? Long.parseLong(m.group(1)) : -1;
                 diffMicros = now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
             }
-        } else if (head.startsWith("{\"error\"")) {
-            failure = line;
+        } else if (start.startsWith("{\"error\"")) {
+            failure = start;
         }
+        headBytes = 0;
+        matched = 0;
+        lineOps = 0;
     }
 
     @Override
@@ -61,14 +96,6 @@ final class SyncStream implements Flow.Subscriber<String> {
         if (failure == null) {
             failure = "the stream ended";
         }
-    }
-
-    private static long count(String line) {
-        long n = 0;
-        for (int i = line.indexOf(OP_ID); i >= 0; i = line.indexOf(OP_ID, i + OP_ID.length())) {
-            n++;
-        }
-        return n;
     }
 
     /** From now on the first {@code checkpoint_diff} read is timed. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.testing.process.NodeProject;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -38,8 +39,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SyncClient implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The driver script of the Node project ({@code src/test/node}). */
+    private static final String DRIVER = "driver.mjs";
     /** Replies of commands that do not wait on sync come at once; this bounds a driver that hangs. */
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long the driver may take to answer a command (30 s; {@code -Dclient.command.timeout.seconds} sets another,
+     * for a machine so loaded that the client's database takes longer to open).
+     */
+    private static final Duration COMMAND_TIMEOUT =
+        Duration.ofSeconds(Long.getLong("client.command.timeout.seconds", 30));
     private static final int DIAGNOSTIC_LINES = 40;
 
     private final String name;
@@ -65,10 +73,11 @@ public final class SyncClient implements AutoCloseable {
      * @param logDirectory where {@code <name>.log} receives the driver's stderr
      */
     public static SyncClient start(String name, Map<String, List<String>> tables, Path logDirectory) {
-        NodeProject project = NodeProject.installed();
+        NodeProject project = NodeProject.installed(directory("client.node.project", "src/test/node"),
+            directory("client.node.install", "target/node"), List.of(DRIVER));
         try {
             Files.createDirectories(logDirectory);
-            ProcessBuilder builder = new ProcessBuilder("node", project.driver().toString())
+            ProcessBuilder builder = new ProcessBuilder("node", project.script(DRIVER).toString())
                 .directory(project.directory().toFile());
             builder.environment().put("TRIBUTARY_CLIENT_LOG_LEVEL", System.getProperty("client.log.level", "30"));
             Process process = builder.start();
@@ -82,7 +91,7 @@ public final class SyncClient implements AutoCloseable {
             client.send("open", open, COMMAND_TIMEOUT);
             return client;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start the client driver `node " + project.driver() + "`", e);
+            throw new UncheckedIOException("Cannot start the client driver `node " + project.script(DRIVER) + "`", e);
         }
     }
 
@@ -252,5 +261,10 @@ public final class SyncClient implements AutoCloseable {
         Thread thread = new Thread(body, name);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** The directory a build's system property names, else {@code fallback} (relative to the module). */
+    private static Path directory(String property, String fallback) {
+        return Path.of(System.getProperty(property, fallback)).toAbsolutePath();
     }
 }

@@ -1,4 +1,4 @@
-package io.tributary.client.driver;
+package io.tributary.testing.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,39 +13,47 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Node project of the client driver, installed where the tests run it: {@code package.json},
- * {@code package-lock.json} and the driver script are copied from the project directory (system property
- * {@code client.node.project}, {@code src/test/node}) to the install directory ({@code client.node.install},
- * {@code target/node}) and {@code npm ci} installs exactly the locked dependencies there. An install whose lock
- * file is unchanged is reused (a stamp file holds the hash of the files it was installed from).
+ * A Node project that runs the real PowerSync client (the client tests' driver, the bench's initial-sync client),
+ * installed where it runs: {@code package.json}, {@code package-lock.json} and its scripts are copied from the project
+ * directory to the install directory and {@code npm ci} installs exactly the locked dependencies there. An install
+ * whose lock file is unchanged is reused (a stamp file holds the hash of the files it was installed from); the
+ * scripts are copied afresh every time.
  *
  * <p>Thread-safe: concurrent callers in one JVM install once.
  */
 public final class NodeProject {
 
-    private static final List<String> FILES = List.of("package.json", "package-lock.json", "driver.mjs");
     private static final String STAMP = ".installed-from";
     private static final long INSTALL_TIMEOUT_MINUTES = 10;
 
     private final Path source;
     private final Path install;
+    private final List<String> scripts;
 
-    private NodeProject(Path source, Path install) {
+    private NodeProject(Path source, Path install, List<String> scripts) {
         this.source = source;
         this.install = install;
+        this.scripts = List.copyOf(scripts);
     }
 
-    /** The project named by the system properties the build sets, installed if it is not yet. */
-    public static synchronized NodeProject installed() {
-        NodeProject project = new NodeProject(directory("client.node.project", "src/test/node"),
-            directory("client.node.install", "target/node"));
+    /**
+     * The project of {@code source} installed into {@code install} (if it is not yet), with {@code scripts} (file
+     * names in {@code source}) copied beside its dependencies.
+     *
+     * @throws IllegalStateException naming what to do when Node.js or npm is missing or the install fails
+     */
+    public static synchronized NodeProject installed(Path source, Path install, List<String> scripts) {
+        NodeProject project = new NodeProject(source.toAbsolutePath(), install.toAbsolutePath(), scripts);
         project.install();
         return project;
     }
 
-    /** The driver script to run with {@code node}. */
-    public Path driver() {
-        return install.resolve("driver.mjs");
+    /** The installed copy of script {@code name}, to run with {@code node}. */
+    public Path script(String name) {
+        if (!scripts.contains(name)) {
+            throw new IllegalArgumentException("Not a script of the project " + source + ": " + name);
+        }
+        return install.resolve(name);
     }
 
     /** Where the dependencies are installed (the working directory of the driver). */
@@ -58,14 +66,14 @@ public final class NodeProject {
             Files.createDirectories(install);
             String hash = hashOfSources();
             Path stamp = install.resolve(STAMP);
-            for (String file : List.of("driver.mjs")) {
+            for (String file : scripts) {
                 Files.copy(source.resolve(file), install.resolve(file), StandardCopyOption.REPLACE_EXISTING);
             }
             if (Files.isDirectory(install.resolve("node_modules")) && Files.exists(stamp)
                 && Files.readString(stamp).equals(hash)) {
                 return;
             }
-            for (String file : FILES) {
+            for (String file : List.of("package.json", "package-lock.json")) {
                 Files.copy(source.resolve(file), install.resolve(file), StandardCopyOption.REPLACE_EXISTING);
             }
             Files.deleteIfExists(stamp);
@@ -81,15 +89,15 @@ public final class NodeProject {
             }
             if (npm.exitValue() != 0) {
                 throw new IllegalStateException("npm ci in " + install + " failed with exit code " + npm.exitValue()
-                    + " (the client tests need the npm registry, or a configured mirror, to install "
-                    + source.resolve("package-lock.json") + "):\n" + Files.readString(log));
+                    + " (installing " + source.resolve("package-lock.json") + " needs the npm registry, or a"
+                    + " configured mirror):\n" + Files.readString(log));
             }
             Files.writeString(stamp, hash);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot install the client driver's Node project into " + install, e);
+            throw new UncheckedIOException("Cannot install the Node project " + source + " into " + install, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while installing the client driver's Node project", e);
+            throw new IllegalStateException("Interrupted while installing the Node project " + source, e);
         }
     }
 
@@ -99,11 +107,11 @@ public final class NodeProject {
             process.getInputStream().readAllBytes();
             if (process.waitFor() != 0) {
                 throw new IllegalStateException("`" + tool + " " + versionFlag + "` failed (exit code "
-                    + process.exitValue() + "): the client tests need Node.js 20 or later and npm on the PATH");
+                    + process.exitValue() + "): the PowerSync client needs Node.js 20 or later and npm on the PATH");
             }
         } catch (IOException e) {
-            throw new IllegalStateException("The client tests run the PowerSync client on Node.js: install Node.js "
-                + "20 or later with npm and put `" + tool + "` on the PATH (" + e.getMessage() + ")", e);
+            throw new IllegalStateException("The PowerSync client runs on Node.js: install Node.js 20 or later with"
+                + " npm and put `" + tool + "` on the PATH (" + e.getMessage() + ")", e);
         }
     }
 
@@ -118,9 +126,5 @@ public final class NodeProject {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
-    }
-
-    private static Path directory(String property, String fallback) {
-        return Path.of(System.getProperty(property, fallback)).toAbsolutePath();
     }
 }
