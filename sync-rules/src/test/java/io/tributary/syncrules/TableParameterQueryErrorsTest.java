@@ -27,8 +27,16 @@ class TableParameterQueryErrorsTest {
                 "*", "parameter queries cannot select *"),
             Arguments.of("SELECT id AS list_id FROM lists WHERE owner = request.user_id() OR public = true",
                 "owner =", "request values under OR are not supported"),
-            Arguments.of("SELECT id AS list_id FROM lists WHERE owner IN request.jwt() ->> 'owners'",
-                "owner IN", "IN with request values is not supported in a parameter query with FROM yet"),
+            Arguments.of("SELECT id AS list_id FROM lists WHERE owner IN request.jwt() ->> 'owners' AND team IN "
+                + "token_parameters.teams", "team IN", "a parameter query can expand only one request array"),
+            Arguments.of("SELECT id AS list_id FROM lists WHERE request.user_id() IN owners AND "
+                + "request.jwt() ->> 'team' IN teams", "request.jwt()", "can test only one array column"),
+            Arguments.of("SELECT id AS list_id FROM lists WHERE owner NOT IN request.jwt() ->> 'owners'",
+                "owner NOT", "NOT IN with a request value is not supported"),
+            Arguments.of("SELECT id AS list_id FROM lists WHERE request.user_id() IN request.jwt() ->> 'admins'",
+                "request.user_id() IN", "IN between two request values is a condition on the request alone"),
+            Arguments.of("SELECT id AS list_id FROM lists WHERE 'x' IN request.jwt() ->> 'owners'",
+                "'x'", "IN with a request value needs a column of the table on the other side"),
             Arguments.of("SELECT id AS list_id FROM lists WHERE owner > request.user_id()",
                 "owner >", "a column can only be compared with a request value with ="),
             Arguments.of("SELECT id AS list_id FROM lists WHERE request.jwt() ->> 'role' = 'admin'",

@@ -16,6 +16,7 @@ import io.tributary.syncrules.internals.sql.SqlException;
 import io.tributary.syncrules.internals.sql.TableRef;
 import io.tributary.topics.json.CanonicalJson;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,19 +48,16 @@ final class TableParameterQuery {
     private final int index;
     private final SourceTable table;
     private final List<Output> outputs;
-    private final List<String> lookupColumns;
-    private final List<ValueSource<RequestContext>> lookupValues;
+    private final List<LookupTerm> terms;
     private final Filter<ObjectNode> rowFilter;
 
     private TableParameterQuery(String definition, int index, SourceTable table, List<Output> outputs,
-                                List<String> lookupColumns, List<ValueSource<RequestContext>> lookupValues,
-                                Filter<ObjectNode> rowFilter) {
+                                List<LookupTerm> terms, Filter<ObjectNode> rowFilter) {
         this.definition = definition;
         this.index = index;
         this.table = table;
         this.outputs = List.copyOf(outputs);
-        this.lookupColumns = List.copyOf(lookupColumns);
-        this.lookupValues = List.copyOf(lookupValues);
+        this.terms = List.copyOf(terms);
         this.rowFilter = rowFilter;
     }
 
@@ -92,8 +90,7 @@ final class TableParameterQuery {
             }
             outputs.add(output);
         }
-        List<String> lookupColumns = new ArrayList<>();
-        List<ValueSource<RequestContext>> lookupValues = new ArrayList<>();
+        List<LookupTerm> lookupTerms = new ArrayList<>();
         List<Filter<ObjectNode>> rowConditions = new ArrayList<>();
         if (query.where().isPresent()) {
             Expr condition = Conditions.normalize(query.where().get());
@@ -104,15 +101,20 @@ final class TableParameterQuery {
                     rowConditions.add(filters.compile(term));
                     continue;
                 }
-                Expr.Comparison lookup = RequestTerms.lookupTerm(term);
-                boolean columnLeft = lookup.left() instanceof Expr.ColumnRef;
-                Expr.ColumnRef column = (Expr.ColumnRef) (columnLeft ? lookup.left() : lookup.right());
-                lookupColumns.add(row.column(column).name());
-                lookupValues.add(request.resolve(columnLeft ? lookup.right() : lookup.left()));
+                LookupTerm lookup = RequestTerms.lookupTerm(term, row, request);
+                if (lookup.expandsRequest() && lookupTerms.stream().anyMatch(LookupTerm::expandsRequest)) {
+                    throw new SqlException(term.offset(), "a parameter query can expand only one request array "
+                        + "(column IN <request value>); write one parameter query per array");
+                }
+                if (lookup.expandsRow() && lookupTerms.stream().anyMatch(LookupTerm::expandsRow)) {
+                    throw new SqlException(term.offset(), "a parameter query can test only one array column "
+                        + "(<request value> IN column); write one parameter query per array column");
+                }
+                lookupTerms.add(lookup);
             }
         }
         Filter<ObjectNode> filter = rowConditions.isEmpty() ? Filter.constant(true) : Filter.and(rowConditions);
-        return new TableParameterQuery(definition, index, table, outputs, lookupColumns, lookupValues, filter);
+        return new TableParameterQuery(definition, index, table, outputs, lookupTerms, filter);
     }
 
     private static Output output(SelectItem.Value value, RowOperands row, RequestOperands request)
@@ -149,20 +151,21 @@ final class TableParameterQuery {
     }
 
     /**
-     * The parameter row {@code row} of the query's table stores, if any. Values are the row's client values in
-     * {@code edition}.
+     * The parameter rows {@code row} of the query's table stores: one per lookup it makes (several when an array
+     * column is tested with IN), each with the same bucket parameters; none when it fails the row conditions or a
+     * lookup or selected value is null. Values are the row's client values in {@code edition}.
      */
-    Optional<ParameterRow> evaluate(ObjectNode row, Edition edition) {
+    List<ParameterRow> evaluate(ObjectNode row, Edition edition) {
         if (!rowFilter.test(row)) {
-            return Optional.empty();
+            return List.of();
         }
-        String[] values = new String[lookupColumns.size()];
-        for (int i = 0; i < values.length; i++) {
-            Optional<String> text = ClientValues.parameterText(row.get(lookupColumns.get(i)), edition);
-            if (text.isEmpty()) {
-                return Optional.empty();
+        List<List<String>> values = new ArrayList<>(terms.size());
+        for (LookupTerm term : terms) {
+            Optional<List<String>> termValues = term.rowValues(row, edition);
+            if (termValues.isEmpty() || termValues.get().isEmpty()) {
+                return List.of();
             }
-            values[i] = text.get();
+            values.add(termValues.get());
         }
         StringBuilder parameters = new StringBuilder("{");
         for (Output output : outputs) {
@@ -171,7 +174,7 @@ final class TableParameterQuery {
             }
             Optional<String> text = ClientValues.parameterText(row.get(output.column().get()), edition);
             if (text.isEmpty()) {
-                return Optional.empty();
+                return List.of();
             }
             if (parameters.length() > 1) {
                 parameters.append(',');
@@ -179,23 +182,27 @@ final class TableParameterQuery {
             CanonicalJson.quote(output.name(), parameters);
             parameters.append(':').append(text.get());
         }
-        return Optional.of(new ParameterRow(lookupKey(values), parameters.append('}').toString()));
+        String stored = parameters.append('}').toString();
+        return lookupKeys(values).stream().map(lookup -> new ParameterRow(lookup, stored)).toList();
     }
 
     /**
-     * Adds this query's lookup for {@code request} to {@code lookups}, resolving each stored row to a bucket named
-     * in {@code order} (the definition's parameters); adds nothing when a request value is missing.
+     * Adds this query's lookups for {@code request} to {@code lookups} (several when a request array is expanded),
+     * resolving each stored row to a bucket named in {@code order} (the definition's parameters); adds nothing when
+     * a request value is missing.
      */
     void addLookups(RequestContext request, List<String> order, Map<String, ParameterQuerier.Resolver> lookups) {
-        String[] values = new String[lookupValues.size()];
-        for (int i = 0; i < values.length; i++) {
-            Optional<String> text = Values.parameterText(lookupValues.get(i).get(request));
-            if (text.isEmpty()) {
+        List<List<String>> values = new ArrayList<>(terms.size());
+        for (LookupTerm term : terms) {
+            List<String> termValues = term.requestValues(request);
+            if (termValues.isEmpty()) {
                 return;
             }
-            values[i] = text.get();
+            values.add(termValues);
         }
-        lookups.putIfAbsent(lookupKey(values), stored -> bucket(stored, request, order));
+        for (String lookup : lookupKeys(values)) {
+            lookups.putIfAbsent(lookup, stored -> bucket(stored, request, order));
+        }
     }
 
     private BucketParameters bucket(ObjectNode stored, RequestContext request, List<String> order) {
@@ -212,13 +219,22 @@ final class TableParameterQuery {
         return new BucketParameters(definition, WherePlan.bucketName(definition, texts));
     }
 
-    private String lookupKey(String[] values) {
-        StringBuilder key = new StringBuilder("[");
-        CanonicalJson.quote(definition, key);
-        key.append(',').append(index);
-        for (String value : values) {
-            key.append(',').append(value);
+    /** The lookup keys of every combination of {@code values} (one list per term, at most one longer than 1). */
+    private List<String> lookupKeys(List<List<String>> values) {
+        StringBuilder prefix = new StringBuilder("[");
+        CanonicalJson.quote(definition, prefix);
+        prefix.append(',').append(index);
+        Set<String> keys = new LinkedHashSet<>();
+        keys.add(prefix.toString());
+        for (List<String> termValues : values) {
+            Set<String> extended = new LinkedHashSet<>();
+            for (String key : keys) {
+                for (String value : termValues) {
+                    extended.add(key + ',' + value);
+                }
+            }
+            keys = extended;
         }
-        return key.append(']').toString();
+        return keys.stream().map(key -> key + ']').toList();
     }
 }
