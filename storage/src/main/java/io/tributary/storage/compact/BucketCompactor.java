@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  *       ops up to the highest of them fold into one CLEAR op at that op id whose checksum is their wrapping
  *       32-bit sum: a repeatable read transaction per {@code batchOps} ops deletes them and inserts the CLEAR
  *       (a later pass folds the previous CLEAR in with the next ops).</li>
+ *   <li><b>Parameter lookups.</b> Superseded versions of the group's parameter lookups are deleted, see
+ *       {@link ParameterCompactor}.</li>
  * </ol>
  *
  * <p>Every bucket's sum over {@code (0, C]} is the same for every checkpoint C, before and after, and a client
@@ -85,9 +87,12 @@ public final class BucketCompactor {
             for (String bucket = pass.nextBucket(""); bucket != null; bucket = pass.nextBucket(bucket)) {
                 pass.compact(bucket);
             }
-            CompactionResult result = new CompactionResult(pass.checkpoint, pass.buckets, pass.moved, pass.cleared);
-            LOG.info("Compacted group {} up to op {}: {} buckets, {} ops moved, {} ops folded into CLEAR", groupId,
-                result.checkpoint(), result.buckets(), result.moved(), result.cleared());
+            long parameterVersions = new ParameterCompactor(batchOps).compact(connection, groupId, pass.checkpoint);
+            CompactionResult result = new CompactionResult(pass.checkpoint, pass.buckets, pass.moved, pass.cleared,
+                parameterVersions);
+            LOG.info("Compacted group {} up to op {}: {} buckets, {} ops moved, {} ops folded into CLEAR, {} parameter"
+                + " lookup versions deleted", groupId, result.checkpoint(), result.buckets(), result.moved(),
+                result.cleared(), result.parameterVersions());
             return result;
         } finally {
             lock(connection, groupId, "pg_advisory_unlock");

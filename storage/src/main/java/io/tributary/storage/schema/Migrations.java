@@ -31,7 +31,8 @@ public final class Migrations {
         new Migration(11, "compacted_ops"),
         new Migration(12, "load_phase"),
         new Migration(13, "bucket_parameters"),
-        new Migration(14, "table_rows"));
+        new Migration(14, "table_rows"),
+        new Migration(25, "parameter_compaction"));
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOCK_KEY = 0x7472_6962_7574_6172L; // "tributar"
