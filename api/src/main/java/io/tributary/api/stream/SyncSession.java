@@ -122,7 +122,11 @@ public final class SyncSession {
 
     private void sync(ServedGroup group, Checkpoint checkpoint) throws IOException, SQLException {
         downloaded = false;
-        List<BucketParameters> visible = BucketSets.visible(pool, group, context, checkpoint.opId());
+        Optional<List<BucketParameters>> buckets = BucketSets.visible(pool, group, context, checkpoint.opId());
+        if (buckets.isEmpty()) {
+            return;
+        }
+        List<BucketParameters> visible = buckets.get();
         List<String> names = visible.stream().map(BucketParameters::bucket).distinct().toList();
         hold(group, names);
         Map<String, ChecksumCache.Entry> sums = group.checksums().cached(checkpoint.opId(), names).orElse(null);
