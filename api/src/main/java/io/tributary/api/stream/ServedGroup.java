@@ -25,6 +25,7 @@ public final class ServedGroup {
     private final BucketReader reader;
     private final DeltaReader deltaReader;
     private final LookupCache lookups;
+    private final FenceReader fence;
     private final Subscriptions subscriptions = new Subscriptions();
     private volatile CheckpointDelta delta;
 
@@ -36,6 +37,7 @@ public final class ServedGroup {
         this.reader = new BucketReader(id, settings.pageOps());
         this.deltaReader = new DeltaReader(id, settings.sharedOps());
         this.lookups = new LookupCache(id, CACHED_LOOKUPS);
+        this.fence = new FenceReader(id);
     }
 
     /** The group id. */
@@ -62,6 +64,10 @@ public final class ServedGroup {
 
     LookupCache lookups() {
         return lookups;
+    }
+
+    FenceReader fence() {
+        return fence;
     }
 
     Subscriptions subscriptions() {

@@ -124,6 +124,7 @@ public final class SyncSession {
         downloaded = false;
         Optional<List<BucketParameters>> buckets = BucketSets.visible(pool, group, context, checkpoint.opId());
         if (buckets.isEmpty()) {
+            // a parameter compaction passed this checkpoint: the watcher is about to serve a newer one
             return;
         }
         List<BucketParameters> visible = buckets.get();
@@ -171,7 +172,9 @@ public final class SyncSession {
     /**
      * Sends the ops of {@code buckets} up to {@code opId}. A bucket this stream held at the checkpoint it completed
      * last ({@code heldBefore}) takes them from the shared delta when that starts there; a bucket new to the stream
-     * needs its ops from its position on, so it is always read.
+     * needs its ops from its position on, so it is always read. The checkpoint is not completed when a compaction
+     * rewrote ops up to a later checkpoint meanwhile (what was read may add up only there): the stream stays
+     * incomplete and the next checkpoint, published already, brings the client's buckets to a state that adds up.
      */
     private void download(ServedGroup group, long opId, List<BucketChecksum> buckets, Set<String> heldBefore)
         throws IOException, SQLException {
@@ -214,8 +217,14 @@ public final class SyncSession {
                 pending.put(last.bucket(), last.nextAfter());
             }
             if (!priority.getKey().equals(lowest)) {
+                if (group.fence().passed(pool, opId)) {
+                    return;
+                }
                 sink.write(group.encoder().partialCheckpointComplete(opId, priority.getKey()));
             }
+        }
+        if (group.fence().passed(pool, opId)) {
+            return;
         }
         sink.write(group.encoder().checkpointComplete(opId));
         completedOpId = opId;

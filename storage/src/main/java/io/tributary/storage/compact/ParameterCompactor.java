@@ -12,13 +12,14 @@ import java.sql.SQLException;
  * and source row, the newest version at or below C, which is either above P (untouched) or that kept version; so
  * it sees exactly what it saw before.
  *
- * <p>Incremental and bounded: the group's {@code compacted_to} cursor ({@code tributary.parameter_compaction})
+ * <p>Incremental and bounded: the group's {@code parameters_compacted_to} cursor
+ * ({@code tributary.compaction_state})
  * says up to which op id versions were examined; a pass reads only the versions above it, in pages of
  * {@code batchVersions}, and each page is one transaction that deletes the superseded versions of the pairs
  * (lookup, source row) the page touched and moves the cursor to the page's end. So a pass costs what writers
  * appended since the last one, and an interrupted pass repeats at most one page.
  *
- * <p>Readers at an older checkpoint: each page's transaction raises the group's {@code fence} to P with its
+ * <p>Readers at an older checkpoint: each page's transaction raises the group's {@code parameter_fence} to P with its
  * deletes, and a lookup reads the fence in the statement that reads the versions
  * ({@code io.tributary.storage.parameters.ParameterLookupsAt}), so a lookup at C &lt; fence knows it may miss
  * versions and uses a newer checkpoint. Writers only append above the published checkpoint and never touch
@@ -28,12 +29,12 @@ import java.sql.SQLException;
  */
 final class ParameterCompactor {
 
-    private static final String CURSOR = "INSERT INTO tributary.parameter_compaction (group_id) VALUES (?)"
-        + " ON CONFLICT (group_id) DO UPDATE SET group_id = excluded.group_id RETURNING compacted_to";
+    private static final String CURSOR = "INSERT INTO tributary.compaction_state (group_id) VALUES (?)"
+        + " ON CONFLICT (group_id) DO UPDATE SET group_id = excluded.group_id RETURNING parameters_compacted_to";
     private static final String PAGE_END = "SELECT op_id FROM tributary.bucket_parameters WHERE group_id = ?"
         + " AND op_id > ? AND op_id <= ? ORDER BY op_id OFFSET ? LIMIT 1";
-    private static final String RAISE_FENCE = "UPDATE tributary.parameter_compaction"
-        + " SET fence = greatest(fence, ?) WHERE group_id = ?";
+    private static final String RAISE_FENCE = "UPDATE tributary.compaction_state"
+        + " SET parameter_fence = greatest(parameter_fence, ?) WHERE group_id = ?";
     private static final String DELETE_SUPERSEDED = "WITH touched AS (SELECT DISTINCT lookup, source_key"
         + " FROM tributary.bucket_parameters WHERE group_id = ? AND op_id > ? AND op_id <= ?),"
         + " newest AS (SELECT t.lookup, t.source_key, (SELECT max(b.op_id) FROM tributary.bucket_parameters b"
@@ -41,8 +42,8 @@ final class ParameterCompactor {
         + " FROM touched t)"
         + " DELETE FROM tributary.bucket_parameters b USING newest n WHERE b.group_id = ? AND b.lookup = n.lookup"
         + " AND b.source_key = n.source_key AND b.op_id <= n.op_id AND (b.op_id < n.op_id OR b.parameters IS NULL)";
-    private static final String ADVANCE = "UPDATE tributary.parameter_compaction"
-        + " SET compacted_to = greatest(compacted_to, ?) WHERE group_id = ?";
+    private static final String ADVANCE = "UPDATE tributary.compaction_state"
+        + " SET parameters_compacted_to = greatest(parameters_compacted_to, ?) WHERE group_id = ?";
 
     private final int batchVersions;
 

@@ -26,7 +26,7 @@ import java.util.Set;
  */
 public final class ParameterLookupsAt {
 
-    private static final String FENCE = "(SELECT coalesce((SELECT fence FROM tributary.parameter_compaction"
+    private static final String FENCE = "(SELECT coalesce((SELECT parameter_fence FROM tributary.compaction_state"
         + " WHERE group_id = ?), 0) AS fence) f";
     private static final String AT = "SELECT f.fence, n.lookup, n.parameters FROM " + FENCE + " LEFT JOIN"
         + " (SELECT lookup, parameters FROM (SELECT DISTINCT ON (lookup, source_key) lookup, parameters"

@@ -203,7 +203,7 @@ class ParameterCompactionIT {
         }
 
         long cursor() throws SQLException {
-            return count("SELECT compacted_to FROM tributary.parameter_compaction WHERE group_id = " + group);
+            return count("SELECT parameters_compacted_to FROM tributary.compaction_state WHERE group_id = " + group);
         }
 
         long versionsWrittenIn(long from, long to) {
