@@ -49,6 +49,50 @@ final class RequestTerms {
         return false;
     }
 
+    /** Whether {@code expr} reads a column of the row anywhere. */
+    static boolean mentionsColumn(Expr expr) {
+        if (expr instanceof Expr.ColumnRef) {
+            return true;
+        }
+        if (expr instanceof Expr.FunctionCall call) {
+            return call.arguments().stream().anyMatch(RequestTerms::mentionsColumn);
+        }
+        if (expr instanceof Expr.JsonExtract extract) {
+            return mentionsColumn(extract.target());
+        }
+        if (expr instanceof Expr.Comparison c) {
+            return mentionsColumn(c.left()) || mentionsColumn(c.right());
+        }
+        if (expr instanceof Expr.In in) {
+            return mentionsColumn(in.left()) || mentionsColumn(in.right());
+        }
+        if (expr instanceof Expr.InList in) {
+            return mentionsColumn(in.left()) || in.values().stream().anyMatch(RequestTerms::mentionsColumn);
+        }
+        if (expr instanceof Expr.IsNull isNull) {
+            return mentionsColumn(isNull.operand());
+        }
+        if (expr instanceof Expr.And and) {
+            return and.operands().stream().anyMatch(RequestTerms::mentionsColumn);
+        }
+        if (expr instanceof Expr.Or or) {
+            return or.operands().stream().anyMatch(RequestTerms::mentionsColumn);
+        }
+        if (expr instanceof Expr.Not not) {
+            return mentionsColumn(not.operand());
+        }
+        return false;
+    }
+
+    /** The text that identifies the request value of lookup term {@code term} among a query's inputs. */
+    static String requestKey(Expr term) {
+        if (term instanceof Expr.In in) {
+            return Describe.expression(mentionsRequest(in.left()) ? in.left() : in.right());
+        }
+        Expr.Comparison c = (Expr.Comparison) term;
+        return Describe.expression(mentionsRequest(c.left()) ? c.left() : c.right());
+    }
+
     /**
      * {@code term} (a normalized top-level AND operand that mentions the request) as a lookup term:
      * {@code column = <request value>} (either way round), {@code column IN <request value>} (the request value an
@@ -57,10 +101,6 @@ final class RequestTerms {
      * @throws SqlException if it is any other shape
      */
     static LookupTerm lookupTerm(Expr term, RowOperands row, RequestOperands request) throws SqlException {
-        if (term instanceof Expr.Or) {
-            throw new SqlException(term.offset(), "request values under OR are not supported in a parameter "
-                + "query with FROM; write one parameter query per branch");
-        }
         if (term instanceof Expr.In in) {
             return inTerm(in, row, request);
         }

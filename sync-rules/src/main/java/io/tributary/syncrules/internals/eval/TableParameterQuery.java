@@ -26,13 +26,15 @@ import java.util.Set;
  * A compiled table parameter query, PowerSync's {@code SqlParameterQuery}:
  * {@code SELECT list_id FROM list_members WHERE user_id = request.user_id()}.
  *
- * <p>The WHERE is an AND of <em>lookup terms</em> ({@code column = <request value>}, either way round) and
- * <em>row conditions</em> (columns and literals only, any shape). A source row that passes the row conditions is
- * stored under the lookup {@code [definition, query, values of the lookup columns...]} with the bucket parameters
- * it selects; a client looks up {@code [definition, query, its request values...]} and gets one bucket per row
- * found. Values on both sides are bucket parameter texts, so a row's {@code 5} matches a claim's {@code 5} and a
- * text {@code '5'} does not, as in PowerSync. A lookup column or selected column whose value is null (or no
- * bucket parameter value) stores nothing; a request value that is missing looks nothing up.
+ * <p>The WHERE is compiled as PowerSync compiles it ({@link ParameterMatch}): lookup terms
+ * ({@code column = <request value>} either way round, {@code column IN <request array>},
+ * {@code <request value> IN column}), conditions on request values alone and conditions on the row alone, under
+ * AND and OR. A source row is stored under one lookup {@code [definition, query, values of the inputs...]} per
+ * parameter set it gives, with the bucket parameters it selects; a client looks up
+ * {@code [definition, query, its values of the inputs...]} and gets one bucket per row found. Values on both sides
+ * are bucket parameter texts, so a row's {@code 5} matches a claim's {@code 5} and a text {@code '5'} does not, as
+ * in PowerSync. A lookup column or selected column whose value is null (or no bucket parameter value) stores
+ * nothing; a request value that is missing looks nothing up.
  *
  * <p>Immutable and thread-safe.
  */
@@ -48,17 +50,15 @@ final class TableParameterQuery {
     private final int index;
     private final SourceTable table;
     private final List<Output> outputs;
-    private final List<LookupTerm> terms;
-    private final Filter<ObjectNode> rowFilter;
+    private final ParameterMatch match;
 
     private TableParameterQuery(String definition, int index, SourceTable table, List<Output> outputs,
-                                List<LookupTerm> terms, Filter<ObjectNode> rowFilter) {
+                                ParameterMatch match) {
         this.definition = definition;
         this.index = index;
         this.table = table;
         this.outputs = List.copyOf(outputs);
-        this.terms = List.copyOf(terms);
-        this.rowFilter = rowFilter;
+        this.match = match;
     }
 
     /** Compiles parameter query {@code index} of {@code definition}, a query with FROM. */
@@ -90,31 +90,46 @@ final class TableParameterQuery {
             }
             outputs.add(output);
         }
-        List<LookupTerm> lookupTerms = new ArrayList<>();
-        List<Filter<ObjectNode>> rowConditions = new ArrayList<>();
-        if (query.where().isPresent()) {
-            Expr condition = Conditions.normalize(query.where().get());
-            List<Expr> terms = condition instanceof Expr.And and ? and.operands() : List.of(condition);
-            FilterCompiler<ObjectNode> filters = new FilterCompiler<>(row);
-            for (Expr term : terms) {
-                if (!RequestTerms.mentionsRequest(term)) {
-                    rowConditions.add(filters.compile(term));
-                    continue;
-                }
-                LookupTerm lookup = RequestTerms.lookupTerm(term, row, request);
-                if (lookup.expandsRequest() && lookupTerms.stream().anyMatch(LookupTerm::expandsRequest)) {
-                    throw new SqlException(term.offset(), "a parameter query can expand only one request array "
+        ParameterMatch match = query.where().isPresent()
+            ? compileWhere(Conditions.normalize(query.where().get()), row, request)
+            : ParameterMatch.rowCondition(Filter.constant(true));
+        if (match.inputs().stream().filter(ParameterMatch.Input::expands).count() > 1) {
+            throw new SqlException(query.where().orElseThrow().offset(), "a parameter query can expand only one "
+                + "request array (column IN <request value>); write one parameter query per array");
+        }
+        return new TableParameterQuery(definition, index, table, outputs, match);
+    }
+
+    /** Compiles a normalized WHERE into PowerSync's parameter match clauses. */
+    private static ParameterMatch compileWhere(Expr condition, RowOperands row, RequestOperands request)
+        throws SqlException {
+        if (!RequestTerms.mentionsRequest(condition)) {
+            return ParameterMatch.rowCondition(new FilterCompiler<>(row).compile(condition));
+        }
+        if (condition instanceof Expr.And and) {
+            ParameterMatch match = compileWhere(and.operands().get(0), row, request);
+            for (Expr operand : and.operands().subList(1, and.operands().size())) {
+                match = ParameterMatch.and(match, compileWhere(operand, row, request), operand.offset());
+                if (match.inputs().stream().filter(ParameterMatch.Input::expands).count() > 1) {
+                    throw new SqlException(operand.offset(), "a parameter query can expand only one request array "
                         + "(column IN <request value>); write one parameter query per array");
                 }
-                if (lookup.expandsRow() && lookupTerms.stream().anyMatch(LookupTerm::expandsRow)) {
-                    throw new SqlException(term.offset(), "a parameter query can test only one array column "
-                        + "(<request value> IN column); write one parameter query per array column");
-                }
-                lookupTerms.add(lookup);
             }
+            return match;
         }
-        Filter<ObjectNode> filter = rowConditions.isEmpty() ? Filter.constant(true) : Filter.and(rowConditions);
-        return new TableParameterQuery(definition, index, table, outputs, lookupTerms, filter);
+        if (condition instanceof Expr.Or or) {
+            ParameterMatch match = compileWhere(or.operands().get(0), row, request);
+            for (Expr operand : or.operands().subList(1, or.operands().size())) {
+                match = ParameterMatch.or(match, compileWhere(operand, row, request), or.offset());
+            }
+            return match;
+        }
+        if (!RequestTerms.mentionsColumn(condition) && !(condition instanceof Expr.In)) {
+            return ParameterMatch.requestCondition(Describe.expression(condition),
+                new FilterCompiler<>(request).compile(condition));
+        }
+        LookupTerm term = RequestTerms.lookupTerm(condition, row, request);
+        return ParameterMatch.lookup(RequestTerms.requestKey(condition), term);
     }
 
     private static Output output(SelectItem.Value value, RowOperands row, RequestOperands request)
@@ -156,16 +171,14 @@ final class TableParameterQuery {
      * lookup or selected value is null. Values are the row's client values in {@code edition}.
      */
     List<ParameterRow> evaluate(ObjectNode row, Edition edition) {
-        if (!rowFilter.test(row)) {
+        List<Map<String, String>> sets;
+        try {
+            sets = match.rowSets(row, edition);
+        } catch (ParameterMatch.RowError e) {
             return List.of();
         }
-        List<List<String>> values = new ArrayList<>(terms.size());
-        for (LookupTerm term : terms) {
-            Optional<List<String>> termValues = term.rowValues(row, edition);
-            if (termValues.isEmpty() || termValues.get().isEmpty()) {
-                return List.of();
-            }
-            values.add(termValues.get());
+        if (sets.isEmpty()) {
+            return List.of();
         }
         StringBuilder parameters = new StringBuilder("{");
         for (Output output : outputs) {
@@ -183,7 +196,21 @@ final class TableParameterQuery {
             parameters.append(':').append(text.get());
         }
         String stored = parameters.append('}').toString();
-        return lookupKeys(values).stream().map(lookup -> new ParameterRow(lookup, stored)).toList();
+        Set<String> lookups = new LinkedHashSet<>();
+        for (Map<String, String> set : sets) {
+            List<List<String>> values = new ArrayList<>(match.inputs().size());
+            for (ParameterMatch.Input input : match.inputs()) {
+                String value = set.get(input.key());
+                if (value == null) {
+                    break;
+                }
+                values.add(List.of(value));
+            }
+            if (values.size() == match.inputs().size()) {
+                lookups.addAll(lookupKeys(values));
+            }
+        }
+        return lookups.stream().map(lookup -> new ParameterRow(lookup, stored)).toList();
     }
 
     /**
@@ -192,13 +219,13 @@ final class TableParameterQuery {
      * a request value is missing.
      */
     void addLookups(RequestContext request, List<String> order, Map<String, ParameterQuerier.Resolver> lookups) {
-        List<List<String>> values = new ArrayList<>(terms.size());
-        for (LookupTerm term : terms) {
-            List<String> termValues = term.requestValues(request);
-            if (termValues.isEmpty()) {
+        List<List<String>> values = new ArrayList<>(match.inputs().size());
+        for (ParameterMatch.Input input : match.inputs()) {
+            List<String> inputValues = input.values().apply(request);
+            if (inputValues.isEmpty()) {
                 return;
             }
-            values.add(termValues);
+            values.add(inputValues);
         }
         for (String lookup : lookupKeys(values)) {
             lookups.putIfAbsent(lookup, stored -> bucket(stored, request, order));
@@ -219,7 +246,7 @@ final class TableParameterQuery {
         return new BucketParameters(definition, WherePlan.bucketName(definition, texts));
     }
 
-    /** The lookup keys of every combination of {@code values} (one list per term, at most one longer than 1). */
+    /** The lookup keys of every combination of {@code values} (one list per input, at most one longer than 1). */
     private List<String> lookupKeys(List<List<String>> values) {
         StringBuilder prefix = new StringBuilder("[");
         CanonicalJson.quote(definition, prefix);
