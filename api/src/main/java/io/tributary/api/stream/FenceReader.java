@@ -8,9 +8,9 @@ import java.util.concurrent.CompletionException;
 /**
  * Reads the served group's compaction data fence ({@link CompactionFence}) for every stream of the process, each
  * answer from a read that started after the caller asked: a stream asks once it has read and sent all of a
- * checkpoint's ops, and an older answer could miss a compaction that rewrote ops it read. Streams that ask while a
- * read is under way share the next read, so a burst of streams finishing the same checkpoint costs one or two
- * statements. Thread-safe.
+ * checkpoint's ops, and an older answer could miss a compaction that rewrote ops it read. One read is under way
+ * at a time; the streams that ask meanwhile wait and share the next one, so a burst of streams finishing the same
+ * checkpoint costs one or two statements. Thread-safe.
  */
 final class FenceReader {
 
@@ -30,30 +30,33 @@ final class FenceReader {
 
     private long read(StoragePool pool) throws SQLException {
         CompletableFuture<Long> mine;
-        boolean lead = false;
         synchronized (lock) {
             if (next == null) {
                 next = new CompletableFuture<>();
             }
             mine = next;
-            if (!reading) {
+            try {
+                while (!mine.isDone() && !(next == mine && !reading)) {
+                    lock.wait();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("Interrupted while reading the compaction fence", "57014", e);
+            }
+            if (!mine.isDone()) {
                 reading = true;
                 next = null;
-                lead = true;
             }
         }
-        if (lead) {
-            CompletableFuture<Long> batch = mine;
-            while (batch != null) {
-                try {
-                    batch.complete(pool.withConnection(c -> CompactionFence.data(c, groupId)));
-                } catch (SQLException | RuntimeException e) {
-                    batch.completeExceptionally(e);
-                }
+        if (!mine.isDone()) {
+            try {
+                mine.complete(pool.withConnection(c -> CompactionFence.data(c, groupId)));
+            } catch (SQLException | RuntimeException e) {
+                mine.completeExceptionally(e);
+            } finally {
                 synchronized (lock) {
-                    batch = next;
-                    next = null;
-                    reading = batch != null;
+                    reading = false;
+                    lock.notifyAll();
                 }
             }
         }
