@@ -3,7 +3,6 @@ package io.tributary.syncrules.internals.eval;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.syncrules.Edition;
 import io.tributary.syncrules.RequestContext;
-import io.tributary.syncrules.internals.sql.Expr;
 import io.tributary.syncrules.internals.sql.SqlException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
