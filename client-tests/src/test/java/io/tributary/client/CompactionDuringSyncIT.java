@@ -45,20 +45,30 @@ class CompactionDuringSyncIT {
     private static final int USER = 5;
     private static final int TODOS = 1_500;
     /** Bytes per second from the api to the slow client: its first download takes tens of seconds. */
-    private static final long SLOW_LINK = 150_000;
+    private static final long SLOW_LINK = 30_000;
 
     @TempDir
     static Path dir;
 
     private static ServingPipeline pipeline;
+    private static SyncClient watcher;
+    private static SyncClient client;
 
+    /** The client drivers open their databases before the pipeline loads the machine. */
     @BeforeAll
     static void startPipeline(TestServices services) throws Exception {
+        watcher = client("compact-watcher");
+        client = client("compact-during");
         pipeline = ServingPipeline.start(services, dir);
     }
 
     @AfterAll
     static void stopPipeline() {
+        for (SyncClient driver : new SyncClient[] {client, watcher}) {
+            if (driver != null) {
+                driver.close();
+            }
+        }
         if (pipeline != null) {
             pipeline.close();
         }
@@ -68,14 +78,12 @@ class CompactionDuringSyncIT {
     void aClientDownloadingWhileACompactionRunsCompletesOnlyCheckpointsThatHoldEveryRow() throws Exception {
         long list = ServingPipeline.firstListOf(USER);
         pipeline.source().execute("INSERT INTO todos SELECT 3000000 + t, " + list + ", '" + user(USER)
-            + "', repeat('x', 1500) || ' todo ' || t, false, t % 4, now() FROM generate_series(1, " + TODOS + ") AS t");
+            + "', repeat('x', 400) || ' todo ' || t, false, t % 4, now() FROM generate_series(1, " + TODOS + ") AS t");
         String todos = "user_todos[\"" + user(USER) + "\"]";
         int rows = expected().get(todos).size();
         try (SyncProxy watcherProxy = SyncProxy.to(URI.create(pipeline.endpoint()));
-             SyncClient watcher = client("compact-watcher");
              TcpProxy slow = slowLinkToApi();
-             SyncProxy proxy = SyncProxy.to(URI.create("http://127.0.0.1:" + slow.port()));
-             SyncClient client = client("compact-during")) {
+             SyncProxy proxy = SyncProxy.to(URI.create("http://127.0.0.1:" + slow.port()))) {
             watcher.connect(watcherProxy.endpoint(), List.of(pipeline.tokens().token(user(USER))), null);
             watcher.awaitFirstSync(SYNC_TIMEOUT);
             updateEveryTodo("v1");
