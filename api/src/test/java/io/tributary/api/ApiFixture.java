@@ -87,8 +87,13 @@ final class ApiFixture implements AutoCloseable {
 
     /** Starts the API with {@code stream} settings (the group must be ACTIVE, see {@link #activate()}). */
     ApiServer startApi(StreamSettings stream) {
+        return startApi(stream, storage(db));
+    }
+
+    /** Starts the API with {@code stream} settings, reaching storage through {@code storage}. */
+    ApiServer startApi(StreamSettings stream, PgEndpoint storage) {
         AuthSettings auth = AuthSettings.of(new JWKSet(key), Optional.<URI>empty(), Set.of(AUDIENCE));
-        api = ApiServer.start(ApiSettings.of("127.0.0.1", 0, auth).withStream(stream), storage(db), storage(db));
+        api = ApiServer.start(ApiSettings.of("127.0.0.1", 0, auth).withStream(stream), storage, storage(db));
         return api;
     }
 

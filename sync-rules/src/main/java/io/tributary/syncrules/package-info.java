@@ -51,16 +51,19 @@
  * {@code SELECT <items> FROM [schema.]table [WHERE <condition>]}, PowerSync's table parameter queries, e.g.
  * {@code SELECT list_id FROM list_members WHERE user_id = request.user_id()}. One table, no alias, no wildcard.
  * Items are columns of the table ({@code column}, {@code table.column}, named by the column or {@code AS}) or
- * request values as above (named with {@code AS}). The condition is an AND of lookup terms,
- * {@code column = <request value>} (either way round), and row conditions on columns and literals only (any shape
- * data queries allow). A source row passing the row conditions is stored under the lookup of its lookup columns'
- * values ({@link io.tributary.syncrules.SyncRules#parameterRows}); a client looks up its request values
+ * request values as above (named with {@code AS}). The condition combines, under AND and OR, lookup terms,
+ * conditions on request values alone and row conditions on columns and literals only (any shape data queries
+ * allow); both sides of an OR look up the same request values. A lookup term is {@code column = <request value>}
+ * (either way round), {@code column IN <request value>} (the client looks up each element of its array; one per
+ * query) or {@code <request value> IN column} (the row is stored under each element of its array column; one per
+ * query). A source row passing the row conditions is stored under the lookup of its lookup columns' values
+ * ({@link io.tributary.syncrules.SyncRules#parameterRows}); a client looks up its request values
  * ({@link io.tributary.syncrules.SyncRules#querier}) and gets one bucket per stored row found, named by the row's
  * selected columns and its request values. Values compare as bucket parameter texts: an integer column matches an
- * integer claim, not the text of one. A null lookup or selected column stores nothing; a missing request value
- * looks nothing up. Refused with their position: request values under OR, IN with a request value, a request value
- * compared with anything but a column or with an operator other than {@code =}, conditions on request values
- * alone, {@code SELECT *}.
+ * integer claim, not the text of one, and integer-valued numbers are integers. A null lookup or selected column
+ * stores nothing; a missing request value looks nothing up. Refused with their position: OR with different
+ * request values on its sides, NOT IN with a request value, a second request array or array column, a request
+ * value compared with a column with an operator other than {@code =} and {@code IN}, {@code SELECT *}.
  *
  * <h2>Data queries</h2>
  * {@code SELECT <items> FROM [schema.]table [[AS] alias] [WHERE <condition>]}.

@@ -10,9 +10,13 @@ import java.util.Optional;
 
 /**
  * The sync rules group this process serves (the ACTIVE one), with what its streams share: the parsed rules, the
- * line encoder, the checksum cache and the op reader. Immutable references; the cache is thread-safe.
+ * line encoder, the checksum cache, the parameter lookup cache and the op reader. Immutable references; the caches
+ * are thread-safe.
  */
 public final class ServedGroup {
+
+    /** The most parameter lookups kept per checkpoint ({@link LookupCache}): about 100 bytes each and their rows. */
+    static final int CACHED_LOOKUPS = 200_000;
 
     private final long id;
     private final SyncRules rules;
@@ -20,6 +24,8 @@ public final class ServedGroup {
     private final ChecksumCache checksums;
     private final BucketReader reader;
     private final DeltaReader deltaReader;
+    private final LookupCache lookups;
+    private final FenceReader fence;
     private final Subscriptions subscriptions = new Subscriptions();
     private volatile CheckpointDelta delta;
 
@@ -30,6 +36,8 @@ public final class ServedGroup {
         this.checksums = new ChecksumCache(id, settings.cachedBuckets());
         this.reader = new BucketReader(id, settings.pageOps());
         this.deltaReader = new DeltaReader(id, settings.sharedOps());
+        this.lookups = new LookupCache(id, CACHED_LOOKUPS);
+        this.fence = new FenceReader(id);
     }
 
     /** The group id. */
@@ -54,6 +62,14 @@ public final class ServedGroup {
         return reader;
     }
 
+    LookupCache lookups() {
+        return lookups;
+    }
+
+    FenceReader fence() {
+        return fence;
+    }
+
     Subscriptions subscriptions() {
         return subscriptions;
     }
@@ -65,13 +81,16 @@ public final class ServedGroup {
 
     /**
      * Reads the ops the held buckets gained from checkpoint {@code from} to {@code to} and extends the checksum
-     * cache with them, before streams see {@code to}; with too many ops, or none held, there is no shared delta. A
-     * checkpoint that moves only the source position ({@code to == from}) keeps the delta that reached it: streams
-     * still busy with the checkpoint before take their ops from it.
+     * cache with them, and moves the lookup cache to {@code to}, before streams see {@code to}; with too many ops,
+     * or none held, there is no shared delta. A checkpoint that moves only the source position ({@code to == from})
+     * keeps the delta that reached it: streams still busy with the checkpoint before take their ops from it.
      */
     void advance(Connection connection, long from, long to) throws SQLException {
         if (to == from) {
             return;
+        }
+        if (to > from && !rules.parameterTables().isEmpty()) {
+            lookups.advance(connection, from, to);
         }
         delta = null;
         List<String> held = subscriptions.buckets();

@@ -157,7 +157,11 @@ public final class SyncSession {
 
     /** Sends {@code checkpoint}'s line when it changes anything, then its ops, following newer ones that interrupt. */
     private void serve(ServedCheckpoint checkpoint) throws IOException, SQLException {
-        Optional<NextLine> next = nextLine(checkpoint);
+        Optional<List<BucketParameters>> visible = visible(checkpoint);
+        if (visible.isEmpty()) {
+            return;  // a parameter compaction passed this checkpoint: the watcher is about to serve a newer one
+        }
+        Optional<NextLine> next = nextLine(checkpoint, visible.get());
         if (next.isEmpty()) {
             if (unfinished.isEmpty()) {
                 completedOpId = checkpoint.checkpoint().opId();
@@ -169,10 +173,19 @@ public final class SyncSession {
             Set<String> heldBefore = sent == null ? Set.of() : sent.keySet();
             List<BucketChecksum> toFetch = send(line);
             next = download(line.served(), toFetch, heldBefore);
-            if (next.isEmpty()) {
+            if (next.isEmpty() && completedOpId == line.served().checkpoint().opId()) {
                 counters.delivered(System.nanoTime() - line.served().seenNanos());
             }
         }
+    }
+
+    /**
+     * The buckets of the request's streams the stream sees at {@code served}; empty when a compaction of the
+     * parameter lookups passed that checkpoint.
+     */
+    private Optional<List<BucketParameters>> visible(ServedCheckpoint served) throws SQLException {
+        return BucketSets.visible(pool, served.group(), context, served.checkpoint().opId()).map(buckets -> buckets
+            .stream().filter(bucket -> request.streams().includes(bucket.definition())).toList());
     }
 
     /**
@@ -180,11 +193,10 @@ public final class SyncSession {
      * when a bucket changed, appeared or went away or the write checkpoint advanced; empty when nothing did. Changes
      * nothing the client sees (the buckets it computes are held in the group's subscriptions from now on).
      */
-    private Optional<NextLine> nextLine(ServedCheckpoint served) throws SQLException {
+    private Optional<NextLine> nextLine(ServedCheckpoint served, List<BucketParameters> visible)
+        throws SQLException {
         ServedGroup group = served.group();
         Checkpoint checkpoint = served.checkpoint();
-        List<BucketParameters> visible = BucketSets.visible(pool, group, context, checkpoint.opId()).stream()
-            .filter(bucket -> request.streams().includes(bucket.definition())).toList();
         List<String> names = visible.stream().map(BucketParameters::bucket).distinct().toList();
         hold(group, names);
         Map<String, ChecksumCache.Entry> sums = group.checksums().cached(checkpoint.opId(), names).orElse(null);
@@ -246,9 +258,13 @@ public final class SyncSession {
     /**
      * Sends the ops of {@code buckets} up to the checkpoint, highest priority first. A bucket this stream held at
      * the checkpoint it completed last ({@code heldBefore}) takes them from the shared delta when that starts there;
-     * a bucket new to the stream needs its ops from its position on, so it is always read.
+     * a bucket new to the stream needs its ops from its position on, so it is always read. The checkpoint is not
+     * completed when a compaction rewrote ops up to a later checkpoint meanwhile (what was read may add up only
+     * there): the stream stays incomplete and the next checkpoint, published already, brings the client's buckets to
+     * a state that adds up.
      *
-     * @return the line of a newer checkpoint that interrupted the download, empty when it completed
+     * @return the line of a newer checkpoint that interrupted the download; empty when it completed (the checkpoint
+     *         is then {@code completedOpId}) or was left incomplete for a compaction
      */
     private Optional<NextLine> download(ServedCheckpoint served, List<BucketChecksum> buckets,
                                         Set<String> heldBefore) throws IOException, SQLException {
@@ -300,8 +316,14 @@ public final class SyncSession {
                 pending.put(last, positions.get(last));
             }
             if (!priority.getKey().equals(lowest)) {
+                if (group.fence().passed(pool, opId)) {
+                    return Optional.empty();
+                }
                 sink.write(encoder(group).partialCheckpointComplete(opId, priority.getKey()));
             }
+        }
+        if (group.fence().passed(pool, opId)) {
+            return Optional.empty();
         }
         sink.write(encoder(group).checkpointComplete(opId));
         completedOpId = opId;
@@ -323,7 +345,11 @@ public final class SyncSession {
             return Optional.empty();
         }
         seenVersion = newer.get().version();
-        Optional<NextLine> line = nextLine(newer.get());
+        Optional<List<BucketParameters>> visible = visible(newer.get());
+        if (visible.isEmpty()) {
+            return Optional.empty();  // a parameter compaction passed it: a newer one follows
+        }
+        Optional<NextLine> line = nextLine(newer.get(), visible.get());
         if (line.isPresent()) {
             counters.interrupted();
         }

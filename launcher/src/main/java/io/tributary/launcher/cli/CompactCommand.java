@@ -66,10 +66,11 @@ public final class CompactCommand implements Callable<Integer> {
                         + " compaction of it is running)");
                     continue;
                 }
-                out.printf("Group %d: up to op %d, %d buckets, %d ops moved, %d folded into CLEAR; %d -> %d ops"
-                        + " (%.2f -> %.2f per live row), %d -> %d bytes%n", target.id(), result.checkpoint(),
-                    result.buckets(), result.moved(), result.cleared(), before.ops(), after.ops(),
-                    before.opsPerLiveRow(), after.opsPerLiveRow(), before.bytes(), after.bytes());
+                out.printf("Group %d: up to op %d, %d buckets, %d ops moved, %d folded into CLEAR, %d parameter"
+                        + " lookup versions deleted; %d -> %d ops (%.2f -> %.2f per live row), %d -> %d bytes%n",
+                    target.id(), result.checkpoint(), result.buckets(), result.moved(), result.cleared(),
+                    result.parameterVersions(), before.ops(), after.ops(), before.opsPerLiveRow(),
+                    after.opsPerLiveRow(), before.bytes(), after.bytes());
             }
         }
         out.flush();

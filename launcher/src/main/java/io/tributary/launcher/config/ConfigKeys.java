@@ -67,7 +67,8 @@ final class ConfigKeys {
         "how often `run` compacts the bucket storage of every ACTIVE group up to its checkpoint; 0 = never "
             + "(`tributary compact` on demand)");
     static final ConfigKey COMPACTION_BATCH_OPS = integer("compaction.batch_ops", 5_000, Rule.positive(),
-        "ops compaction reads per page, rewrites per statement and folds per transaction");
+        "ops (and parameter lookup versions) compaction reads per page, rewrites per statement and folds per "
+            + "transaction");
 
     static final ConfigKey API_PORT = integer("api.port", 8080, Rule.port(),
         "port of the sync API (POST /sync/stream, GET /write-checkpoint2.json); 0 = off");

@@ -67,13 +67,13 @@ class ParameterLookupsIT {
             .containsExactly(5L);
         try (Connection c = db.connect()) {
             assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), seals.get(0)))
-                .isEqualTo(Map.of(U1, List.of(L1, L2)));
+                .hasValue(Map.of(U1, List.of(L1, L2)));
             assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), seals.get(1)))
-                .isEqualTo(Map.of(U1, List.of(L2), U2, List.of(L1)));
+                .hasValue(Map.of(U1, List.of(L2), U2, List.of(L1)));
             assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), seals.get(2)))
-                .isEqualTo(Map.of(U2, List.of(L1)));
+                .hasValue(Map.of(U2, List.of(L1)));
             assertThat(ParameterLookupsAt.read(c, group, List.of(U1), seals.get(0) - 1))
-                .as("below the first seal: only what its epoch wrote before").isEqualTo(Map.of(U1, List.of(L1)));
+                .as("below the first seal: only what its epoch wrote before").hasValue(Map.of(U1, List.of(L1)));
         }
     }
 
@@ -94,7 +94,7 @@ class ParameterLookupsIT {
             applier.apply(c, target(group, PartitionClaims.claim(c, group, 0)), builder.take());
         }
         try (Connection c = db.connect()) {
-            assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), Long.MAX_VALUE)).isEmpty();
+            assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), Long.MAX_VALUE)).hasValue(Map.of());
         }
         assertThat(column(db, "SELECT max(op_id) FROM tributary.bucket_parameters"))
             .isEqualTo(column(db, "SELECT max_op_id FROM tributary.partition_offsets"));

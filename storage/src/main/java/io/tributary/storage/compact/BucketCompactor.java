@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +26,12 @@ import org.slf4j.LoggerFactory;
  *       ops up to the highest of them fold into one CLEAR op at that op id whose checksum is their wrapping
  *       32-bit sum: a repeatable read transaction per {@code batchOps} ops deletes them and inserts the CLEAR
  *       (a later pass folds the previous CLEAR in with the next ops).</li>
+ *   <li><b>Parameter lookups.</b> Superseded versions of the group's parameter lookups are deleted, see
+ *       {@link ParameterCompactor}.</li>
  * </ol>
+ *
+ * <p>Before its first rewrite a pass raises the group's data fence to the checkpoint ({@link CompactionFence}),
+ * so the sync API does not complete an older checkpoint whose ops it read partly after the rewrite.
  *
  * <p>Every bucket's sum over {@code (0, C]} is the same for every checkpoint C, before and after, and a client
  * in the middle of a download stays right: the ops it already holds are still summed in, a CLEAR it reads makes it
@@ -45,6 +51,11 @@ public final class BucketCompactor {
     private static final Logger LOG = LoggerFactory.getLogger(BucketCompactor.class);
     private static final int LOCK_CLASS = 0x636f_6d70; // "comp"
     private static final int DEFAULT_TRACKED_ROWS = 1_000_000;
+    /**
+     * Superseded ops below the bucket's lowest live PUT so far wait (8 bytes each) to see whether the CLEAR takes
+     * them, which then deletes them without making them MOVEs first; past this many they become MOVEs at once.
+     */
+    private static final int MAX_PENDING_MOVES = 4_000_000;
     private static final long MASK = 0xFFFF_FFFFL;
     private static final short PUT = 1;
     private static final short REMOVE = 2;
@@ -85,9 +96,12 @@ public final class BucketCompactor {
             for (String bucket = pass.nextBucket(""); bucket != null; bucket = pass.nextBucket(bucket)) {
                 pass.compact(bucket);
             }
-            CompactionResult result = new CompactionResult(pass.checkpoint, pass.buckets, pass.moved, pass.cleared);
-            LOG.info("Compacted group {} up to op {}: {} buckets, {} ops moved, {} ops folded into CLEAR", groupId,
-                result.checkpoint(), result.buckets(), result.moved(), result.cleared());
+            long parameterVersions = new ParameterCompactor(batchOps).compact(connection, groupId, pass.checkpoint);
+            CompactionResult result = new CompactionResult(pass.checkpoint, pass.buckets, pass.moved, pass.cleared,
+                parameterVersions);
+            LOG.info("Compacted group {} up to op {}: {} buckets, {} ops moved, {} ops folded into CLEAR, {} parameter"
+                + " lookup versions deleted", groupId, result.checkpoint(), result.buckets(), result.moved(),
+                result.cleared(), result.parameterVersions());
             return result;
         } finally {
             lock(connection, groupId, "pg_advisory_unlock");
@@ -114,12 +128,25 @@ public final class BucketCompactor {
         private long buckets;
         private long moved;
         private long cleared;
+        private boolean fenced;
 
         Pass(Connection connection, long groupId, long checkpoint) {
             this.connection = connection;
             this.groupId = groupId;
             this.checkpoint = checkpoint;
             this.table = "tributary.bucket_data_g" + groupId;
+        }
+
+        /**
+         * Raises the group's data fence to the checkpoint, committed before the pass's first rewrite: a download
+         * that read a rewritten op then finds it raised ({@link CompactionFence}).
+         */
+        private void fence() throws SQLException {
+            if (fenced) {
+                return;
+            }
+            CompactionFence.raiseData(connection, groupId, checkpoint);
+            fenced = true;
         }
 
         /** The first bucket after {@code after} in name order (one index probe), null after the last. */
@@ -137,9 +164,11 @@ public final class BucketCompactor {
             buckets++;
             Set<String> seen = new HashSet<>();
             List<Long> moves = new ArrayList<>();
+            PendingMoves pending = new PendingMoves();
             long below = checkpoint + 1;
             long lastNotPut = 0;
             long opsSincePut = 0;
+            long lowestLivePut = Long.MAX_VALUE;
             while (true) {
                 int read = 0;
                 try (PreparedStatement select = connection.prepareStatement("SELECT op_id, op, source_table, row_id"
@@ -158,7 +187,7 @@ public final class BucketCompactor {
                                 String row = rs.getString(3).length() + ":" + rs.getString(3) + rs.getString(4);
                                 if (seen.contains(row)) {
                                     livePut = false;
-                                    moves.add(opId);
+                                    pending.add(opId);
                                 } else if (seen.size() < trackedRows) {
                                     seen.add(row);
                                 }
@@ -166,12 +195,17 @@ public final class BucketCompactor {
                             if (livePut) {
                                 lastNotPut = 0;
                                 opsSincePut = 0;
+                                lowestLivePut = opId;
                             } else if (op != CLEAR) {
                                 lastNotPut = lastNotPut == 0 ? opId : lastNotPut;
                                 opsSincePut++;
                             }
                         }
                     }
+                }
+                pending.takeAbove(lowestLivePut, moves);
+                if (pending.size() > MAX_PENDING_MOVES) {
+                    pending.takeAbove(0, moves);
                 }
                 if (moves.size() >= batchOps) {
                     flushMoves(bucket, moves);
@@ -180,32 +214,43 @@ public final class BucketCompactor {
                     break;
                 }
             }
+            boolean fold = lastNotPut > 0 && opsSincePut > 1;
+            pending.takeAbove(fold ? lastNotPut : 0, moves);
             flushMoves(bucket, moves);
-            if (lastNotPut > 0 && opsSincePut > 1) {
-                clear(bucket, lastNotPut);
+            if (fold) {
+                clear(bucket, lastNotPut, pending.sorted());
             }
         }
 
+        /** Turns {@code moves} into MOVEs, in statements of at most {@code batchOps} ops, and empties it. */
         private void flushMoves(String bucket, List<Long> moves) throws SQLException {
-            if (moves.isEmpty()) {
-                return;
+            if (!moves.isEmpty()) {
+                fence();
             }
-            try (PreparedStatement update = connection.prepareStatement("UPDATE " + table + " SET op = " + MOVE
-                + ", data = NULL WHERE bucket = ? AND op_id = ANY (?) AND op IN (" + PUT + ", " + REMOVE + ")")) {
-                update.setString(1, bucket);
-                update.setArray(2, connection.createArrayOf("bigint", moves.toArray()));
-                moved += update.executeUpdate();
+            for (int from = 0; from < moves.size(); from += batchOps) {
+                List<Long> part = moves.subList(from, Math.min(moves.size(), from + batchOps));
+                try (PreparedStatement update = connection.prepareStatement("UPDATE " + table + " SET op = " + MOVE
+                    + ", data = NULL WHERE bucket = ? AND op_id = ANY (?) AND op IN (" + PUT + ", " + REMOVE + ")")) {
+                    update.setString(1, bucket);
+                    update.setArray(2, connection.createArrayOf("bigint", part.toArray()));
+                    moved += update.executeUpdate();
+                }
             }
             moves.clear();
         }
 
-        /** Folds the ops of {@code bucket} up to {@code upTo} (none a PUT) into one CLEAR, in bounded passes. */
-        private void clear(String bucket, long upTo) throws SQLException {
+        /**
+         * Folds the ops of {@code bucket} up to {@code upTo} into one CLEAR, in bounded passes; none of them is a
+         * row's latest op, and the PUTs among them are exactly {@code supersededPuts} (ascending op ids).
+         */
+        private void clear(String bucket, long upTo, long[] supersededPuts) throws SQLException {
+            fence();
             int isolation = connection.getTransactionIsolation();
             connection.setAutoCommit(false);
             connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try {
-                while (foldOnce(bucket, upTo)) {
+                Fold fold = new Fold();
+                while (foldOnce(bucket, upTo, supersededPuts, fold)) {
                     connection.commit();
                 }
                 connection.commit();
@@ -218,24 +263,30 @@ public final class BucketCompactor {
             }
         }
 
-        /** One CLEAR pass; false when only a CLEAR remains at or below {@code upTo}. */
-        private boolean foldOnce(String bucket, long upTo) throws SQLException {
-            long checksum = 0;
+        /**
+         * One CLEAR pass over the ops after the CLEAR the previous pass wrote ({@code fold}, from the bucket's
+         * start the first time, which takes in a CLEAR of an earlier compaction); false when nothing is left to
+         * fold at or below {@code upTo}.
+         */
+        private boolean foldOnce(String bucket, long upTo, long[] supersededPuts, Fold fold) throws SQLException {
+            long checksum = fold.checksum;
             long last = 0;
             long folded = 0;
             try (PreparedStatement select = connection.prepareStatement("SELECT op_id, op, checksum FROM " + table
-                + " WHERE bucket = ? AND op_id <= ? ORDER BY op_id LIMIT ?")) {
+                + " WHERE bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id LIMIT ?")) {
                 select.setString(1, bucket);
-                select.setLong(2, upTo);
-                select.setInt(3, batchOps);
+                select.setLong(2, fold.opId);
+                select.setLong(3, upTo);
+                select.setInt(4, batchOps);
                 try (ResultSet rs = select.executeQuery()) {
                     while (rs.next()) {
+                        long opId = rs.getLong(1);
                         short op = rs.getShort(2);
-                        if (op == PUT) {
-                            throw new IllegalStateException("Cannot fold a PUT into a CLEAR: group " + groupId
-                                + ", bucket " + bucket + ", op " + rs.getLong(1));
+                        if (op == PUT && Arrays.binarySearch(supersededPuts, opId) < 0) {
+                            throw new IllegalStateException("Cannot fold a row's latest PUT into a CLEAR: group "
+                                + groupId + ", bucket " + bucket + ", op " + opId);
                         }
-                        last = rs.getLong(1);
+                        last = opId;
                         checksum = (checksum + rs.getLong(3)) & MASK;
                         folded += op == CLEAR ? 0 : 1;
                     }
@@ -245,9 +296,10 @@ public final class BucketCompactor {
                 return false;
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
-                + " WHERE bucket = ? AND op_id <= ?")) {
+                + " WHERE bucket = ? AND op_id >= ? AND op_id <= ?")) {
                 delete.setString(1, bucket);
-                delete.setLong(2, last);
+                delete.setLong(2, fold.opId);
+                delete.setLong(3, last);
                 delete.executeUpdate();
             }
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
@@ -259,8 +311,53 @@ public final class BucketCompactor {
                 insert.setLong(4, checksum);
                 insert.executeUpdate();
             }
+            fold.opId = last;
+            fold.checksum = checksum;
             cleared += folded;
             return true;
+        }
+    }
+
+    /** The CLEAR this compaction wrote last in a bucket: its op id (0 = none yet) and checksum. */
+    private static final class Fold {
+        private long opId;
+        private long checksum;
+    }
+
+    /** Superseded op ids of a bucket, in the descending order the scan finds them. */
+    private static final class PendingMoves {
+        private long[] opIds = new long[1024];
+        private int size;
+
+        void add(long opId) {
+            if (size == opIds.length) {
+                opIds = Arrays.copyOf(opIds, size * 2);
+            }
+            opIds[size++] = opId;
+        }
+
+        int size() {
+            return size;
+        }
+
+        /** Moves the op ids above {@code bound} to {@code out}; the others stay. */
+        void takeAbove(long bound, List<Long> out) {
+            int kept = 0;
+            for (int i = 0; i < size; i++) {
+                if (opIds[i] > bound) {
+                    out.add(opIds[i]);
+                } else {
+                    opIds[kept++] = opIds[i];
+                }
+            }
+            size = kept;
+        }
+
+        /** The op ids still pending, ascending. */
+        long[] sorted() {
+            long[] sorted = Arrays.copyOf(opIds, size);
+            Arrays.sort(sorted);
+            return sorted;
         }
     }
 }

@@ -7,18 +7,19 @@ package io.tributary.storage.compact;
  * @param buckets    the buckets it visited
  * @param moved      the PUT and REMOVE ops it turned into MOVEs
  * @param cleared    the ops it folded into CLEAR ops (the CLEARs themselves not counted)
+ * @param parameterVersions the superseded parameter lookup versions it deleted
  */
-public record CompactionResult(long checkpoint, long buckets, long moved, long cleared) {
+public record CompactionResult(long checkpoint, long buckets, long moved, long cleared, long parameterVersions) {
 
     public CompactionResult {
-        if (checkpoint < 0 || buckets < 0 || moved < 0 || cleared < 0) {
+        if (checkpoint < 0 || buckets < 0 || moved < 0 || cleared < 0 || parameterVersions < 0) {
             throw new IllegalArgumentException("Compaction figures are >= 0: " + checkpoint + ", " + buckets + ", "
-                + moved + ", " + cleared);
+                + moved + ", " + cleared + ", " + parameterVersions);
         }
     }
 
     /** Nothing compacted: the group has no published checkpoint yet, or another compaction holds it. */
     public static CompactionResult none() {
-        return new CompactionResult(0, 0, 0, 0);
+        return new CompactionResult(0, 0, 0, 0, 0);
     }
 }

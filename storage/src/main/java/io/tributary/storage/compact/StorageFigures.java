@@ -8,8 +8,8 @@ import java.sql.SQLException;
 /**
  * The size of a group's bucket storage and how much compaction could win.
  *
- * @param bytes    {@code pg_total_relation_size} of the group's {@code bucket_data} and {@code current_data}
- *                 partitions (tables, indexes, TOAST)
+ * @param bytes    {@code pg_total_relation_size} of the group's {@code bucket_data}, {@code current_data} and
+ *                 {@code bucket_parameters} partitions (tables, indexes, TOAST)
  * @param ops      the ops in its buckets
  * @param liveRows the rows its buckets hold: per bucket and row, those whose latest op is a PUT
  */
@@ -28,7 +28,8 @@ public record StorageFigures(long bytes, long ops, long liveRows) {
         String table = "tributary.bucket_data_g" + groupId;
         try (PreparedStatement select = connection.prepareStatement("SELECT"
             + " pg_total_relation_size('" + table + "') + pg_total_relation_size('tributary.current_data_g" + groupId
-            + "'), (SELECT count(*) FROM " + table + "), (SELECT count(*) FROM (SELECT DISTINCT ON (bucket,"
+            + "') + coalesce(pg_total_relation_size(to_regclass('tributary.bucket_parameters_g" + groupId + "')), 0),"
+            + " (SELECT count(*) FROM " + table + "), (SELECT count(*) FROM (SELECT DISTINCT ON (bucket,"
             + " source_table, row_id) op FROM " + table + " WHERE op IN (1, 2) ORDER BY bucket, source_table,"
             + " row_id, op_id DESC) latest WHERE op = 1)")) {
             try (ResultSet rs = select.executeQuery()) {

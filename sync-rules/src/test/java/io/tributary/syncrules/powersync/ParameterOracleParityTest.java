@@ -2,21 +2,8 @@ package io.tributary.syncrules.powersync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tributary.syncrules.BucketParameters;
-import io.tributary.syncrules.ParameterQuerier;
-import io.tributary.syncrules.ParameterRow;
-import io.tributary.syncrules.RequestContext;
-import io.tributary.syncrules.SyncRules;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,8 +16,6 @@ import org.junit.jupiter.api.Test;
  * table parameter query.
  */
 class ParameterOracleParityTest {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static final String RULES = String.join("\n",
         "bucket_definitions:",
@@ -90,100 +75,11 @@ class ParameterOracleParityTest {
         List<ObjectNode> clientParameters = List.of(
             claims("{\"list\":\"l3\"}"), claims("{}"), claims("{\"list\":\"l9\"}"), claims("{\"list\":\"l1\"}"));
 
-        JsonNode theirs = PowerSyncOracle.run("parameters.mjs", request(rows, requests, clientParameters));
-        assertThat(theirs.get("errors")).as("PowerSync's problems with the rules").isEmpty();
-        SyncRules rules = SyncRules.parse(RULES);
-
-        Map<String, List<String>> stored = new HashMap<>();
-        for (int i = 0; i < rows.size(); i++) {
-            PgRow row = rows.get(i);
-            List<ParameterRow> ours = rules.parameterRows(row.sourceTable(),
-                row.canonicalJson().getBytes(StandardCharsets.UTF_8));
-            ours.forEach(r -> stored.computeIfAbsent(r.lookup(), k -> new ArrayList<>()).add(r.parameters()));
-            JsonNode expected = theirs.get("rows").get(i);
-            assertThat(expected.get("errors")).as("PowerSync's errors for %s", row.canonicalJson()).isEmpty();
-            assertThat(lookups(ours)).as("lookups of %s %s", row.table(), row.canonicalJson())
-                .isEqualTo(theirLookups(expected));
-        }
-        long nullNamed = 0;
-        for (int i = 0; i < requests.size(); i++) {
-            ParameterQuerier querier = rules.querier(new RequestContext(requests.get(i), clientParameters.get(i)));
-            List<String> ours = querier.buckets(stored).stream().map(BucketParameters::bucket).toList();
-            JsonNode expected = theirs.get("requests").get(i);
-            assertThat(expected.get("errors")).isEmpty();
-            List<String> buckets = new ArrayList<>();
-            expected.get("buckets").forEach(b -> buckets.add(b.textValue()));
-            nullNamed += buckets.stream().filter(ParameterOracleParityTest::namedWithNull).count();
-            buckets.removeIf(ParameterOracleParityTest::namedWithNull);
-            assertThat(new TreeSet<>(ours)).as("buckets of %s %s", requests.get(i), clientParameters.get(i))
-                .isEqualTo(new TreeSet<>(buckets));
-        }
-        assertThat(theirs.get("requests").get(0).get("buckets")).as("the corpus reaches every definition")
+        ParameterParity.Outcome outcome = ParameterParity.assertSame(RULES, rows, requests, clientParameters,
+            lookup -> false);
+        assertThat(outcome.theirs().get("requests").get(0).get("buckets")).as("the corpus reaches every definition")
             .hasSizeGreaterThanOrEqualTo(7);
-        assertThat(nullNamed).as("the documented deviation still holds").isPositive();
-    }
-
-    /**
-     * The documented deviation (docs/sync-rules.md): a selected request value that is missing names no bucket in
-     * Tributary; PowerSync names a bucket with {@code null}, which no data row can be in.
-     */
-    private static boolean namedWithNull(String bucket) {
-        return bucket.contains(",null]") || bucket.contains("[null,") || bucket.contains(",null,")
-            || bucket.endsWith("[null]");
-    }
-
-    /** Our rows as sorted {@code values -> parameters} lines (the definition and query index dropped). */
-    private static TreeSet<String> lookups(List<ParameterRow> rows) {
-        TreeSet<String> lines = new TreeSet<>();
-        for (ParameterRow row : rows) {
-            ArrayNode key = (ArrayNode) read(row.lookup());
-            ArrayNode values = MAPPER.createArrayNode();
-            for (int i = 2; i < key.size(); i++) {
-                values.add(key.get(i));
-            }
-            lines.add(key.get(0).textValue() + " " + values + " -> " + numbersAsValues(read(row.parameters())));
-        }
-        return lines;
-    }
-
-    private static TreeSet<String> theirLookups(JsonNode row) {
-        TreeSet<String> lines = new TreeSet<>();
-        for (JsonNode lookup : row.get("lookups")) {
-            for (JsonNode parameters : lookup.get("parameters")) {
-                lines.add(lookup.get("definition").textValue() + " " + read(lookup.get("values").textValue())
-                    + " -> " + numbersAsValues(read(parameters.textValue())));
-            }
-        }
-        return lines;
-    }
-
-    /**
-     * {@code parameters} with each number as its value: PowerSync stores a REAL {@code 3} as {@code 3.0}, Tributary
-     * as the bucket parameter text {@code 3}; both name the same bucket (the bucket sets are compared as well).
-     */
-    private static String numbersAsValues(JsonNode parameters) {
-        ObjectNode normalized = MAPPER.createObjectNode();
-        parameters.properties().forEach(field -> normalized.put(field.getKey(), field.getValue().isNumber()
-            ? field.getValue().decimalValue().stripTrailingZeros().toString() : field.getValue().toString()));
-        return normalized.toString();
-    }
-
-    private static ObjectNode request(List<PgRow> rows, List<ObjectNode> claims, List<ObjectNode> parameters) {
-        ObjectNode request = MAPPER.createObjectNode().put("yaml", RULES);
-        ArrayNode inputs = request.putArray("rows");
-        for (PgRow row : rows) {
-            ObjectNode input = inputs.addObject().put("schema", row.schema()).put("table", row.table());
-            ObjectNode columns = input.putObject("columns");
-            for (PgValue value : row.values()) {
-                columns.putObject(value.column()).put("oid", value.oid()).put("text", value.text());
-            }
-        }
-        ArrayNode requests = request.putArray("requests");
-        for (int i = 0; i < claims.size(); i++) {
-            requests.addObject().set("claims", claims.get(i));
-            ((ObjectNode) requests.get(i)).set("parameters", parameters.get(i));
-        }
-        return request;
+        assertThat(outcome.nullNamed()).as("the documented deviation still holds").isPositive();
     }
 
     private static PgRow row(String table, PgValue... values) {
@@ -203,14 +99,6 @@ class ParameterOracleParityTest {
     }
 
     private static ObjectNode claims(String json) {
-        return (ObjectNode) read(json);
-    }
-
-    private static JsonNode read(String json) {
-        try {
-            return MAPPER.readTree(json);
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
+        return (ObjectNode) ParameterParity.read(json);
     }
 }

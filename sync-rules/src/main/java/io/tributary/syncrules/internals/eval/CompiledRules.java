@@ -94,7 +94,7 @@ public final class CompiledRules {
         ObjectNode row = RowJsonParser.parseObject(json);
         Map<String, ParameterRow> rows = new LinkedHashMap<>();
         for (TableParameterQuery query : queries) {
-            query.evaluate(row, edition).ifPresent(r -> rows.putIfAbsent(r.lookup(), r));
+            query.evaluate(row, edition).forEach(r -> rows.putIfAbsent(r.lookup(), r));
         }
         return List.copyOf(rows.values());
     }

@@ -88,6 +88,9 @@ final class Conditions {
             if (in.negated() != negate) {
                 throw new SqlException(in.offset(), mentionsBucket(in)
                     ? "bucket parameters cannot be used with NOT IN"
+                    : RequestTerms.mentionsRequest(in)
+                    ? "NOT IN with a request value is not supported (PowerSync does not support it either): a "
+                        + "parameter query finds rows by values they have, not by values they lack"
                     : "unsupported SQL: NOT IN needs a list of values in parentheses");
             }
             return in;

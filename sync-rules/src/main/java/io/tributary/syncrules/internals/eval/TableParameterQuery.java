@@ -16,6 +16,7 @@ import io.tributary.syncrules.internals.sql.SqlException;
 import io.tributary.syncrules.internals.sql.TableRef;
 import io.tributary.topics.json.CanonicalJson;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,13 +26,15 @@ import java.util.Set;
  * A compiled table parameter query, PowerSync's {@code SqlParameterQuery}:
  * {@code SELECT list_id FROM list_members WHERE user_id = request.user_id()}.
  *
- * <p>The WHERE is an AND of <em>lookup terms</em> ({@code column = <request value>}, either way round) and
- * <em>row conditions</em> (columns and literals only, any shape). A source row that passes the row conditions is
- * stored under the lookup {@code [definition, query, values of the lookup columns...]} with the bucket parameters
- * it selects; a client looks up {@code [definition, query, its request values...]} and gets one bucket per row
- * found. Values on both sides are bucket parameter texts, so a row's {@code 5} matches a claim's {@code 5} and a
- * text {@code '5'} does not, as in PowerSync. A lookup column or selected column whose value is null (or no
- * bucket parameter value) stores nothing; a request value that is missing looks nothing up.
+ * <p>The WHERE is compiled as PowerSync compiles it ({@link ParameterMatch}): lookup terms
+ * ({@code column = <request value>} either way round, {@code column IN <request array>},
+ * {@code <request value> IN column}), conditions on request values alone and conditions on the row alone, under
+ * AND and OR. A source row is stored under one lookup {@code [definition, query, values of the inputs...]} per
+ * parameter set it gives, with the bucket parameters it selects; a client looks up
+ * {@code [definition, query, its values of the inputs...]} and gets one bucket per row found. Values on both sides
+ * are bucket parameter texts, so a row's {@code 5} matches a claim's {@code 5} and a text {@code '5'} does not, as
+ * in PowerSync. A lookup column or selected column whose value is null (or no bucket parameter value) stores
+ * nothing; a request value that is missing looks nothing up.
  *
  * <p>Immutable and thread-safe.
  */
@@ -47,20 +50,15 @@ final class TableParameterQuery {
     private final int index;
     private final SourceTable table;
     private final List<Output> outputs;
-    private final List<String> lookupColumns;
-    private final List<ValueSource<RequestContext>> lookupValues;
-    private final Filter<ObjectNode> rowFilter;
+    private final ParameterMatch match;
 
     private TableParameterQuery(String definition, int index, SourceTable table, List<Output> outputs,
-                                List<String> lookupColumns, List<ValueSource<RequestContext>> lookupValues,
-                                Filter<ObjectNode> rowFilter) {
+                                ParameterMatch match) {
         this.definition = definition;
         this.index = index;
         this.table = table;
         this.outputs = List.copyOf(outputs);
-        this.lookupColumns = List.copyOf(lookupColumns);
-        this.lookupValues = List.copyOf(lookupValues);
-        this.rowFilter = rowFilter;
+        this.match = match;
     }
 
     /** Compiles parameter query {@code index} of {@code definition}, a query with FROM. */
@@ -92,27 +90,46 @@ final class TableParameterQuery {
             }
             outputs.add(output);
         }
-        List<String> lookupColumns = new ArrayList<>();
-        List<ValueSource<RequestContext>> lookupValues = new ArrayList<>();
-        List<Filter<ObjectNode>> rowConditions = new ArrayList<>();
-        if (query.where().isPresent()) {
-            Expr condition = Conditions.normalize(query.where().get());
-            List<Expr> terms = condition instanceof Expr.And and ? and.operands() : List.of(condition);
-            FilterCompiler<ObjectNode> filters = new FilterCompiler<>(row);
-            for (Expr term : terms) {
-                if (!RequestTerms.mentionsRequest(term)) {
-                    rowConditions.add(filters.compile(term));
-                    continue;
-                }
-                Expr.Comparison lookup = RequestTerms.lookupTerm(term);
-                boolean columnLeft = lookup.left() instanceof Expr.ColumnRef;
-                Expr.ColumnRef column = (Expr.ColumnRef) (columnLeft ? lookup.left() : lookup.right());
-                lookupColumns.add(row.column(column).name());
-                lookupValues.add(request.resolve(columnLeft ? lookup.right() : lookup.left()));
-            }
+        ParameterMatch match = query.where().isPresent()
+            ? compileWhere(Conditions.normalize(query.where().get()), row, request)
+            : ParameterMatch.rowCondition(Filter.constant(true));
+        if (match.inputs().stream().filter(ParameterMatch.Input::expands).count() > 1) {
+            throw new SqlException(query.where().orElseThrow().offset(), "a parameter query can expand only one "
+                + "request array (column IN <request value>); write one parameter query per array");
         }
-        Filter<ObjectNode> filter = rowConditions.isEmpty() ? Filter.constant(true) : Filter.and(rowConditions);
-        return new TableParameterQuery(definition, index, table, outputs, lookupColumns, lookupValues, filter);
+        return new TableParameterQuery(definition, index, table, outputs, match);
+    }
+
+    /** Compiles a normalized WHERE into PowerSync's parameter match clauses. */
+    private static ParameterMatch compileWhere(Expr condition, RowOperands row, RequestOperands request)
+        throws SqlException {
+        if (!RequestTerms.mentionsRequest(condition)) {
+            return ParameterMatch.rowCondition(new FilterCompiler<>(row).compile(condition));
+        }
+        if (condition instanceof Expr.And and) {
+            ParameterMatch match = compileWhere(and.operands().get(0), row, request);
+            for (Expr operand : and.operands().subList(1, and.operands().size())) {
+                match = ParameterMatch.and(match, compileWhere(operand, row, request), operand.offset());
+                if (match.inputs().stream().filter(ParameterMatch.Input::expands).count() > 1) {
+                    throw new SqlException(operand.offset(), "a parameter query can expand only one request array "
+                        + "(column IN <request value>); write one parameter query per array");
+                }
+            }
+            return match;
+        }
+        if (condition instanceof Expr.Or or) {
+            ParameterMatch match = compileWhere(or.operands().get(0), row, request);
+            for (Expr operand : or.operands().subList(1, or.operands().size())) {
+                match = ParameterMatch.or(match, compileWhere(operand, row, request), or.offset());
+            }
+            return match;
+        }
+        if (!RequestTerms.mentionsColumn(condition) && !(condition instanceof Expr.In)) {
+            return ParameterMatch.requestCondition(Describe.expression(condition),
+                new FilterCompiler<>(request).compile(condition));
+        }
+        LookupTerm term = RequestTerms.lookupTerm(condition, row, request);
+        return ParameterMatch.lookup(RequestTerms.requestKey(condition), term);
     }
 
     private static Output output(SelectItem.Value value, RowOperands row, RequestOperands request)
@@ -149,20 +166,19 @@ final class TableParameterQuery {
     }
 
     /**
-     * The parameter row {@code row} of the query's table stores, if any. Values are the row's client values in
-     * {@code edition}.
+     * The parameter rows {@code row} of the query's table stores: one per lookup it makes (several when an array
+     * column is tested with IN), each with the same bucket parameters; none when it fails the row conditions or a
+     * lookup or selected value is null. Values are the row's client values in {@code edition}.
      */
-    Optional<ParameterRow> evaluate(ObjectNode row, Edition edition) {
-        if (!rowFilter.test(row)) {
-            return Optional.empty();
+    List<ParameterRow> evaluate(ObjectNode row, Edition edition) {
+        List<Map<String, String>> sets;
+        try {
+            sets = match.rowSets(row, edition);
+        } catch (ParameterMatch.RowError e) {
+            return List.of();
         }
-        String[] values = new String[lookupColumns.size()];
-        for (int i = 0; i < values.length; i++) {
-            Optional<String> text = ClientValues.parameterText(row.get(lookupColumns.get(i)), edition);
-            if (text.isEmpty()) {
-                return Optional.empty();
-            }
-            values[i] = text.get();
+        if (sets.isEmpty()) {
+            return List.of();
         }
         StringBuilder parameters = new StringBuilder("{");
         for (Output output : outputs) {
@@ -171,7 +187,7 @@ final class TableParameterQuery {
             }
             Optional<String> text = ClientValues.parameterText(row.get(output.column().get()), edition);
             if (text.isEmpty()) {
-                return Optional.empty();
+                return List.of();
             }
             if (parameters.length() > 1) {
                 parameters.append(',');
@@ -179,23 +195,41 @@ final class TableParameterQuery {
             CanonicalJson.quote(output.name(), parameters);
             parameters.append(':').append(text.get());
         }
-        return Optional.of(new ParameterRow(lookupKey(values), parameters.append('}').toString()));
+        String stored = parameters.append('}').toString();
+        Set<String> lookups = new LinkedHashSet<>();
+        for (Map<String, String> set : sets) {
+            List<List<String>> values = new ArrayList<>(match.inputs().size());
+            for (ParameterMatch.Input input : match.inputs()) {
+                String value = set.get(input.key());
+                if (value == null) {
+                    break;
+                }
+                values.add(List.of(value));
+            }
+            if (values.size() == match.inputs().size()) {
+                lookups.addAll(lookupKeys(values));
+            }
+        }
+        return lookups.stream().map(lookup -> new ParameterRow(lookup, stored)).toList();
     }
 
     /**
-     * Adds this query's lookup for {@code request} to {@code lookups}, resolving each stored row to a bucket named
-     * in {@code order} (the definition's parameters); adds nothing when a request value is missing.
+     * Adds this query's lookups for {@code request} to {@code lookups} (several when a request array is expanded),
+     * resolving each stored row to a bucket named in {@code order} (the definition's parameters); adds nothing when
+     * a request value is missing.
      */
     void addLookups(RequestContext request, List<String> order, Map<String, ParameterQuerier.Resolver> lookups) {
-        String[] values = new String[lookupValues.size()];
-        for (int i = 0; i < values.length; i++) {
-            Optional<String> text = Values.parameterText(lookupValues.get(i).get(request));
-            if (text.isEmpty()) {
+        List<List<String>> values = new ArrayList<>(match.inputs().size());
+        for (ParameterMatch.Input input : match.inputs()) {
+            List<String> inputValues = input.values().apply(request);
+            if (inputValues.isEmpty()) {
                 return;
             }
-            values[i] = text.get();
+            values.add(inputValues);
         }
-        lookups.putIfAbsent(lookupKey(values), stored -> bucket(stored, request, order));
+        for (String lookup : lookupKeys(values)) {
+            lookups.putIfAbsent(lookup, stored -> bucket(stored, request, order));
+        }
     }
 
     private BucketParameters bucket(ObjectNode stored, RequestContext request, List<String> order) {
@@ -212,13 +246,22 @@ final class TableParameterQuery {
         return new BucketParameters(definition, WherePlan.bucketName(definition, texts));
     }
 
-    private String lookupKey(String[] values) {
-        StringBuilder key = new StringBuilder("[");
-        CanonicalJson.quote(definition, key);
-        key.append(',').append(index);
-        for (String value : values) {
-            key.append(',').append(value);
+    /** The lookup keys of every combination of {@code values} (one list per input, at most one longer than 1). */
+    private List<String> lookupKeys(List<List<String>> values) {
+        StringBuilder prefix = new StringBuilder("[");
+        CanonicalJson.quote(definition, prefix);
+        prefix.append(',').append(index);
+        Set<String> keys = new LinkedHashSet<>();
+        keys.add(prefix.toString());
+        for (List<String> termValues : values) {
+            Set<String> extended = new LinkedHashSet<>();
+            for (String key : keys) {
+                for (String value : termValues) {
+                    extended.add(key + ',' + value);
+                }
+            }
+            keys = extended;
         }
-        return key.append(']').toString();
+        return keys.stream().map(key -> key + ']').toList();
     }
 }
