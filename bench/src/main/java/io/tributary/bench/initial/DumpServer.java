@@ -1,9 +1,9 @@
 package io.tributary.bench.initial;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.sun.net.httpserver.HttpServer;
 import io.tributary.postgres.PgEndpoint;
+import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -70,7 +70,7 @@ final class DumpServer implements AutoCloseable {
         throws IOException, SQLException {
         long rows = 0;
         try (Connection c = storage.connect(); OutputStream out = Files.newOutputStream(file);
-             JsonGenerator g = new JsonFactory().createGenerator(out)) {
+             JsonGenerator g = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             g.setRootValueSeparator(null);
             c.setAutoCommit(false);
             try (PreparedStatement select = c.prepareStatement("SELECT row_id, data FROM (SELECT DISTINCT ON"
