@@ -15,10 +15,11 @@ import java.util.List;
  *     [--name PREFIX] [--title TITLE]
  * </pre>
  *
- * It reads the {@code N}-th results table of the file (1 by default) and writes {@code PREFIX-rate.svg} and
- * {@code PREFIX-cpu.svg} (the file's name without {@code .md} by default) into {@code DIR} (the file's folder by
- * default), titled {@code TITLE} (the prefix by default). Exit code 0 on success, 2 on bad arguments or a file
- * without that table.
+ * It reads the {@code N}-th results table of the file (1 by default) and writes its three charts,
+ * {@code PREFIX-rate.svg}, {@code PREFIX-cpu.svg} and {@code PREFIX-roles.svg} (the last two left out when no row
+ * has CPU figures, or a breakdown by role, as {@link BenchCharts#write} does; {@code PREFIX} is the file's name
+ * without {@code .md} by default) into {@code DIR} (the file's folder by default), titled {@code TITLE} (the
+ * prefix by default). Exit code 0 on success, 2 on bad arguments or a file without that table.
  */
 public final class RenderCharts {
 

@@ -1,5 +1,6 @@
 package io.tributary.bench.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -7,10 +8,11 @@ import java.util.Objects;
 /**
  * A horizontal bar chart as a standalone SVG document, written without any library: one bar per entry, each bar one
  * or more stacked segments, a label and a smaller second line on its left (cut in its middle when too long), its
- * total printed at its end, a linear axis from 0 with gridlines, and a legend when there is more than one series.
- * Colours come from a fixed palette per series. Values must be finite and >= 0; a bar with no segment (no value)
- * shows its {@code missing} text instead. Instances are immutable values; {@link #svg()} is deterministic (same
- * chart, same bytes).
+ * total printed at its end, a linear axis from 0 with gridlines, and a legend when there is more than one series
+ * (on as many lines as it needs). Colours come from a fixed palette per series, so a chart has at most
+ * 12 series. Values must be finite and >= 0; a bar with no segment (no value) shows its
+ * {@code missing} text instead. Instances are immutable values; {@link #svg()} is deterministic (same chart, same
+ * bytes).
  *
  * @param title the heading drawn above the chart
  * @param unit what the axis counts, e.g. {@code rows/s}
@@ -19,11 +21,15 @@ import java.util.Objects;
  */
 public record SvgBarChart(String title, String unit, List<String> series, List<Bar> bars) {
 
-    private static final String[] PALETTE = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948"};
+    /** The most series a chart can have: one colour each. */
+    static final int MAX_SERIES = 12;
+    private static final String[] PALETTE = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
+        "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#2f4b7c", "#a0cbe8"};
     private static final int WIDTH = 960;
     private static final int LABEL_WIDTH = 420;
     private static final int PLOT_WIDTH = 430;
     private static final int TOP = 64;
+    private static final int LEGEND_PITCH = 18;
     private static final int BAR_PITCH = 38;
     private static final int BAR_HEIGHT = 20;
     private static final int TICKS = 5;
@@ -57,8 +63,8 @@ public record SvgBarChart(String title, String unit, List<String> series, List<B
         Objects.requireNonNull(unit, "unit");
         series = List.copyOf(series);
         bars = List.copyOf(bars);
-        if (series.isEmpty() || series.size() > PALETTE.length) {
-            throw new IllegalArgumentException("1 to " + PALETTE.length + " series, not " + series.size());
+        if (series.isEmpty() || series.size() > MAX_SERIES) {
+            throw new IllegalArgumentException("1 to " + MAX_SERIES + " series, not " + series.size());
         }
         for (Bar bar : bars) {
             if (!bar.values().isEmpty() && bar.values().size() != series.size()) {
@@ -72,43 +78,65 @@ public record SvgBarChart(String title, String unit, List<String> series, List<B
     public String svg() {
         double max = niceMax(bars.stream().mapToDouble(Bar::total).max().orElse(0));
         int plotLeft = LABEL_WIDTH;
-        int height = TOP + bars.size() * BAR_PITCH + 44;
+        List<int[]> legend = legendPlaces();
+        int top = TOP + LEGEND_PITCH * (legend.isEmpty() ? 0 : legend.get(legend.size() - 1)[1]);
+        int height = top + bars.size() * BAR_PITCH + 44;
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
             + " viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", WIDTH, height, WIDTH, height));
         out.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height));
         out.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"24\" font-size=\"16\" font-weight=\"bold\">%s"
             + "</text>\n", escape(title)));
-        legend(out);
-        int axisY = TOP + bars.size() * BAR_PITCH;
+        legend(out, legend);
+        int axisY = top + bars.size() * BAR_PITCH;
         for (int i = 0; i <= TICKS; i++) {
             double value = max * i / TICKS;
             double x = plotLeft + PLOT_WIDTH * (double) i / TICKS;
             out.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\""
-                + " stroke=\"#dddddd\"/>\n", x, TOP - 6, x, axisY));
+                + " stroke=\"#dddddd\"/>\n", x, top - 6, x, axisY));
             out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555555\">%s"
                 + "</text>\n", x, axisY + 16, format(value)));
         }
         out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555555\">%s"
             + "</text>\n", plotLeft + PLOT_WIDTH / 2.0, axisY + 34, escape(unit)));
         for (int b = 0; b < bars.size(); b++) {
-            bar(out, bars.get(b), TOP + b * BAR_PITCH, plotLeft, max);
+            bar(out, bars.get(b), top + b * BAR_PITCH, plotLeft, max);
         }
         out.append("</svg>\n");
         return out.toString();
     }
 
-    private void legend(StringBuilder out) {
+    /**
+     * Where each series' legend entry goes, {@code {x, line}} (line 0 first), an entry starting a new line when it
+     * would pass the right edge; none for a single series.
+     */
+    private List<int[]> legendPlaces() {
         if (series.size() < 2) {
-            return;
+            return List.of();
         }
+        List<int[]> places = new ArrayList<>();
         int x = 12;
-        for (int s = 0; s < series.size(); s++) {
-            out.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"36\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
-                x, PALETTE[s]));
-            out.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"46\">%s</text>\n", x + 16,
+        int line = 0;
+        for (String name : series) {
+            int width = 28 + 7 * name.length();
+            if (x > 12 && x + width - 12 > WIDTH - 12) {
+                x = 12;
+                line++;
+            }
+            places.add(new int[] {x, line});
+            x += width;
+        }
+        return places;
+    }
+
+    private void legend(StringBuilder out, List<int[]> places) {
+        for (int s = 0; s < places.size(); s++) {
+            int x = places.get(s)[0];
+            int y = 36 + LEGEND_PITCH * places.get(s)[1];
+            out.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+                x, y, PALETTE[s]));
+            out.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 16, y + 10,
                 escape(series.get(s))));
-            x += 28 + 7 * series.get(s).length();
         }
     }
 

@@ -61,11 +61,11 @@ class ResultsMarkdownTest {
         assertEquals("keyset", BenchCharts.detail(rows.get(0), rows));
         assertEquals("w=2", BenchCharts.detail(rows.get(1), rows));
         ResultsMarkdown.Row w1 = new ResultsMarkdown.Row("W", "replay, 1 loop, old jar", OptionalDouble.empty(),
-            Optional.empty());
+            Optional.empty(), "");
         ResultsMarkdown.Row w2 = new ResultsMarkdown.Row("W", "replay, 1 loop", OptionalDouble.empty(),
-            Optional.empty());
+            Optional.empty(), "");
         ResultsMarkdown.Row w3 = new ResultsMarkdown.Row("W", "replay, 2 loops", OptionalDouble.empty(),
-            Optional.empty());
+            Optional.empty(), "");
         List<ResultsMarkdown.Row> ws = List.of(w1, w2, w3);
         assertEquals("1 loop, old jar", BenchCharts.detail(w1, ws));
         assertEquals("1 loop", BenchCharts.detail(w2, ws));

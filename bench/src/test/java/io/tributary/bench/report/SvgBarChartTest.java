@@ -27,9 +27,10 @@ class SvgBarChartTest {
         return java.util.stream.IntStream.range(0, nodes.getLength()).mapToObj(i -> (Element) nodes.item(i)).toList();
     }
 
+    /** The bars' segments: every rect but the background and the legend's squares. */
     private static List<Element> bars(Document doc) {
         return elements(doc, "rect").stream().filter(r -> !r.getAttribute("y").isEmpty()
-            && !r.getAttribute("y").equals("36")).toList();
+            && !r.getAttribute("height").equals("12")).toList();
     }
 
     @Test
@@ -70,6 +71,37 @@ class SvgBarChartTest {
         String text = doc.getDocumentElement().getTextContent();
         assertTrue(text.contains("JVM") && text.contains("JIT") && text.contains("PG"), text);
         assertTrue(text.contains("232"), "the bar's total: " + text);
+    }
+
+    @Test
+    void aLongLegendTakesMoreLinesAndTheBarsMoveDown() throws Exception {
+        List<String> series = List.of("ingest/planner", "snapshot-workers", "stream-workers", "storage-writer",
+            "Kafka broker", "bench probes", "other", "GC and JVM threads", "source Postgres", "storage Postgres",
+            "api");
+        List<Double> values = series.stream().map(s -> 1.0).toList();
+        SvgBarChart chart = new SvgBarChart("roles", "us/row", series, List.of(
+            new SvgBarChart.Bar("A", "", values, "-")));
+        SvgBarChart oneLine = new SvgBarChart("cpu", "us/row", List.of("JVM", "JIT"), List.of(
+            new SvgBarChart.Bar("A", "", List.of(1.0, 1.0), "-")));
+
+        Document doc = parse(chart.svg());
+
+        List<Element> squares = elements(doc, "rect").stream().filter(r -> r.getAttribute("height").equals("12"))
+            .toList();
+        assertEquals(series.size(), squares.size());
+        List<String> lines = squares.stream().map(r -> r.getAttribute("y")).distinct().toList();
+        assertTrue(lines.size() > 1, "legend lines: " + lines);
+        List<Element> texts = elements(doc, "text");
+        for (String name : series) {
+            Element text = texts.stream().filter(t -> t.getTextContent().equals(name)).findFirst().orElseThrow();
+            assertTrue(Integer.parseInt(text.getAttribute("x")) + 7 * name.length() <= 960, name);
+        }
+        int lastLegend = lines.stream().mapToInt(Integer::parseInt).max().orElseThrow();
+        List<Element> segments = bars(doc);
+        assertEquals(series.size(), segments.size());
+        assertTrue(Integer.parseInt(segments.get(0).getAttribute("y")) > lastLegend + 12);
+        assertEquals(Integer.parseInt(bars(parse(oneLine.svg())).get(0).getAttribute("y"))
+            + 18 * (lines.size() - 1), Integer.parseInt(segments.get(0).getAttribute("y")));
     }
 
     @Test
@@ -120,5 +152,8 @@ class SvgBarChartTest {
         assertThrows(IllegalArgumentException.class, () -> new SvgBarChart.Bar("A", "", List.of(-1.0), ""));
         assertThrows(IllegalArgumentException.class, () -> new SvgBarChart("t", "u", List.of("x", "y"),
             List.of(new SvgBarChart.Bar("A", "", List.of(1.0), ""))));
+        List<String> tooMany = java.util.stream.IntStream.rangeClosed(0, SvgBarChart.MAX_SERIES)
+            .mapToObj(i -> "s" + i).toList();
+        assertThrows(IllegalArgumentException.class, () -> new SvgBarChart("t", "u", tooMany, List.of()));
     }
 }
