@@ -16,8 +16,6 @@ import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.TableId;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,8 +30,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
 /**
  * The field's direct path, the baseline of the pipeline's snapshot: one process cuts the table into chunks with the
@@ -116,18 +112,16 @@ public final class DirectPath {
         private final TableSchema schema;
         private final SyncRules rules;
         private final AtomicLong opIds;
-        private final String groupText;
         private final String sourceTable;
         private final JdbcRowEncoder encoder;
-        private final ByteArrayOutputStream batch = new ByteArrayOutputStream(1 << 20);
-        private int batched;
+        private final PutCopyBatch batch;
 
         Loop(Settings settings, TableSchema schema, SyncRules rules, long group, AtomicLong opIds) {
             this.settings = settings;
             this.schema = schema;
             this.rules = rules;
             this.opIds = opIds;
-            this.groupText = Long.toString(group);
+            this.batch = new PutCopyBatch(group);
             this.sourceTable = schema.table().schema() + "." + schema.table().name();
             this.encoder = JdbcRowEncoder.forTable(schema);
         }
@@ -142,7 +136,7 @@ public final class DirectPath {
                     rows.addAndGet(read(source, storage, range));
                     source.commit();
                 }
-                flush(storage);
+                batch.flush(storage);
             }
         }
 
@@ -157,38 +151,16 @@ public final class DirectPath {
                         EncodedRow row = encoder.encode(rs);
                         for (BucketRow op : rules.evaluate(sourceTable, row.row().orElseThrow().unsafeUtf8())
                             .rows()) {
-                            add(op);
+                            batch.add(opIds.incrementAndGet(), op);
                         }
                         read++;
-                        if (batched >= settings.batchOps()) {
-                            flush(storage);
+                        if (batch.size() >= settings.batchOps()) {
+                            batch.flush(storage);
                         }
                     }
                 }
             }
             return read;
-        }
-
-        private void add(BucketRow op) {
-            String line = groupText + '\t' + CopyText.escape(op.bucket()) + '\t' + opIds.incrementAndGet() + "\t1\t"
-                + CopyText.escape(op.table()) + '\t' + CopyText.escape(op.id()) + '\t' + op.checksum() + '\t'
-                + CopyText.escape(op.data()) + '\n';
-            batch.writeBytes(line.getBytes(StandardCharsets.UTF_8));
-            batched++;
-        }
-
-        private void flush(Connection storage) throws SQLException {
-            if (batched == 0) {
-                return;
-            }
-            CopyIn copy = storage.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tributary.bucket_data"
-                + " (group_id, bucket, op_id, op, source_table, row_id, checksum, data) FROM STDIN");
-            byte[] bytes = batch.toByteArray();
-            copy.writeToCopy(bytes, 0, bytes.length);
-            copy.endCopy();
-            storage.commit();
-            batch.reset();
-            batched = 0;
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.bench.initial;
 
-import io.tributary.bench.direct.CopyText;
+import io.tributary.bench.direct.PutCopyBatch;
 import io.tributary.bench.pipeline.Dataset;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.source.catalog.SourceCatalog;
@@ -12,15 +12,11 @@ import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.SyncRules;
 import io.tributary.topics.messages.TableId;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
 /**
  * Scenario I's storage without the pipeline, for a machine where the pipeline cannot move millions of changes in
@@ -84,8 +80,8 @@ final class DirectLoad {
                                     long group, long opId) throws SQLException {
         source.setAutoCommit(false);
         storage.setAutoCommit(false);
-        ByteArrayOutputStream batch = new ByteArrayOutputStream(1 << 22);
-        int batched = 0;
+        PutCopyBatch batch = new PutCopyBatch(group);
+        long lastOpId = opId;
         try (PreparedStatement select = source.prepareStatement("SELECT " + encoder.selectList() + " FROM "
             + Dataset.TABLE + " ORDER BY id")) {
             select.setFetchSize(5_000);
@@ -93,34 +89,17 @@ final class DirectLoad {
                 while (rs.next()) {
                     EncodedRow row = encoder.encode(rs);
                     for (BucketRow op : rules.evaluate("public.items", row.row().orElseThrow().unsafeUtf8()).rows()) {
-                        String line = group + "\t" + CopyText.escape(op.bucket()) + '\t' + ++opId + "\t1\t"
-                            + CopyText.escape(op.table()) + '\t' + CopyText.escape(op.id()) + '\t' + op.checksum()
-                            + '\t' + CopyText.escape(op.data()) + '\n';
-                        batch.writeBytes(line.getBytes(StandardCharsets.UTF_8));
-                        batched++;
+                        batch.add(++lastOpId, op);
                     }
-                    if (batched >= BATCH_OPS) {
-                        copy(storage, batch);
-                        batched = 0;
+                    if (batch.size() >= BATCH_OPS) {
+                        batch.flush(storage);
                     }
                 }
             }
         }
-        if (batched > 0) {
-            copy(storage, batch);
-        }
+        batch.flush(storage);
         source.commit();
         source.setAutoCommit(true);
-        return opId;
-    }
-
-    private static void copy(Connection storage, ByteArrayOutputStream batch) throws SQLException {
-        CopyIn copy = storage.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tributary.bucket_data"
-            + " (group_id, bucket, op_id, op, source_table, row_id, checksum, data) FROM STDIN");
-        byte[] bytes = batch.toByteArray();
-        copy.writeToCopy(bytes, 0, bytes.length);
-        copy.endCopy();
-        storage.commit();
-        batch.reset();
+        return lastOpId;
     }
 }
