@@ -161,7 +161,10 @@ public final class SyncSession {
         if (visible.isEmpty()) {
             return;  // a parameter compaction passed this checkpoint: the watcher is about to serve a newer one
         }
-        Optional<NextLine> next = nextLine(checkpoint, visible.get());
+        // A download a compaction left incomplete (no checkpoint_complete) is closed by the next checkpoint's line
+        // and completion, even when that checkpoint changes none of the stream's buckets.
+        boolean leftIncomplete = sent != null && completedOpId < 0;
+        Optional<NextLine> next = nextLine(checkpoint, visible.get(), leftIncomplete);
         if (next.isEmpty()) {
             if (unfinished.isEmpty()) {
                 completedOpId = checkpoint.checkpoint().opId();
@@ -175,8 +178,26 @@ public final class SyncSession {
             next = download(line.served(), toFetch, heldBefore);
             if (next.isEmpty() && completedOpId == line.served().checkpoint().opId()) {
                 counters.delivered(System.nanoTime() - line.served().seenNanos());
+            } else if (next.isEmpty()) {
+                next = afterIncomplete(line.served());
             }
         }
+    }
+
+    /**
+     * After a download a compaction left incomplete: the line of the newest served checkpoint of the same group past
+     * it, whatever it changes (it may have been seen, and passed over, while the download ran); empty when there is
+     * none yet (the stream's loop serves it when it comes) or a parameter compaction passed it too.
+     */
+    private Optional<NextLine> afterIncomplete(ServedCheckpoint incomplete) throws SQLException {
+        Optional<ServedCheckpoint> newer = watcher.current().filter(c -> c.group() == incomplete.group()
+            && c.checkpoint().opId() > incomplete.checkpoint().opId());
+        if (newer.isEmpty()) {
+            return Optional.empty();
+        }
+        seenVersion = Math.max(seenVersion, newer.get().version());
+        Optional<List<BucketParameters>> visible = visible(newer.get());
+        return visible.isEmpty() ? Optional.empty() : nextLine(newer.get(), visible.get(), true);
     }
 
     /**
@@ -190,10 +211,11 @@ public final class SyncSession {
 
     /**
      * The line {@code checkpoint} gives this stream: a {@code checkpoint} first, later a {@code checkpoint_diff}
-     * when a bucket changed, appeared or went away or the write checkpoint advanced; empty when nothing did. Changes
-     * nothing the client sees (the buckets it computes are held in the group's subscriptions from now on).
+     * when a bucket changed, appeared or went away or the write checkpoint advanced, or {@code always}; empty when
+     * nothing did. Changes nothing the client sees (the buckets it computes are held in the group's subscriptions
+     * from now on).
      */
-    private Optional<NextLine> nextLine(ServedCheckpoint served, List<BucketParameters> visible)
+    private Optional<NextLine> nextLine(ServedCheckpoint served, List<BucketParameters> visible, boolean always)
         throws SQLException {
         ServedGroup group = served.group();
         Checkpoint checkpoint = served.checkpoint();
@@ -224,7 +246,7 @@ public final class SyncSession {
             }
         }
         List<String> removed = sent.keySet().stream().filter(b -> !current.containsKey(b)).toList();
-        if (changed.isEmpty() && removed.isEmpty() && writeCheckpoint.equals(sentWriteCheckpoint)) {
+        if (!always && changed.isEmpty() && removed.isEmpty() && writeCheckpoint.equals(sentWriteCheckpoint)) {
             return Optional.empty();
         }
         return Optional.of(new NextLine(served, lineEncoder.checkpointDiff(checkpoint.opId(), writeCheckpoint,
@@ -349,7 +371,7 @@ public final class SyncSession {
         if (visible.isEmpty()) {
             return Optional.empty();  // a parameter compaction passed it: a newer one follows
         }
-        Optional<NextLine> line = nextLine(newer.get(), visible.get());
+        Optional<NextLine> line = nextLine(newer.get(), visible.get(), false);
         if (line.isPresent()) {
             counters.interrupted();
         }
