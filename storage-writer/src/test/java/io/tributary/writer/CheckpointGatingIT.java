@@ -136,6 +136,52 @@ class CheckpointGatingIT {
     }
 
     @Test
+    void aTableWithoutWindowStillHoldsOnceTheTableThatHeldTheLastAttemptIsReady(TestServices services)
+        throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.createPlannedWithoutWindows(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+            Barrier before = h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
+
+            // lists snapshots; todos streams rows before its window exists
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                + " VALUES ('public', 'lists', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
+            Barrier bothHeld = h.log.barrier();
+            awaitSealed(h, bothHeld.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // held by lists' readiness
+
+            h.log.tableReady(0, "lists", "w1", bothHeld.lsn());
+            h.log.tableReady(1, "lists", "w1", bothHeld.lsn());
+            Barrier listsReady = h.log.barrier();
+            awaitSealed(h, listsReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // the readiness passes; todos' rows without a window hold
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
+
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                + " VALUES ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            Barrier todosOpen = h.log.barrier();
+            awaitSealed(h, todosOpen.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // held by todos' readiness
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
+
+            h.log.tableReady(0, "todos", "w1", todosOpen.lsn());
+            h.log.tableReady(1, "todos", "w1", todosOpen.lsn());
+            Barrier ready = h.log.barrier();
+            h.log.flush();
+            await().atMost(Duration.ofSeconds(20))
+                .until(() -> h.storage.checkpoint().orElseThrow().epoch() == ready.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    @Test
     void aTableThatPassedAnEpochIsHeldAgainByItsNextWindow(TestServices services) throws Exception {
         String rules = StorageWriterIT.RULES;
         try (WriterHarness h = WriterHarness.create(services, 2, rules);

@@ -52,6 +52,12 @@ import org.slf4j.LoggerFactory;
  * first matched by a wildcard, after the group was planned) holds every checkpoint that includes some of those
  * rows until the planner stored its window, which then holds them until it is ready.
  *
+ * <p>While a table's readiness held the previous attempt, an attempt checks readiness first and stops there if a
+ * table still holds, without reading {@code table_rows} (a read of every table the group has rows of); a candidate
+ * that passes is checked in full, {@code table_rows} before the windows as always. During a snapshot of many tables
+ * the attempts (one per new sealed epoch) read the windows and the readiness of the tables not yet passed, and no
+ * longer every table's {@code table_rows} in every partition each time.
+ *
  * <p>A group whose rules read a table with an id that is not its primary key ({@link RowIdConflicts}, found by the
  * planner for a table created or matched after deploy) publishes nothing until that is resolved.
  *
@@ -87,6 +93,7 @@ public final class Checkpointer {
     private final Map<TableId, String> passed = new HashMap<>();
     private final Map<TableId, Boolean> reads = new HashMap<>();
     private String lastHeldBy = "";
+    private boolean tableHeld = true;
     private Map<Integer, Long> replayTargets = Map.of();
 
     /** A checkpointer of group {@code groupId}, whose rules are {@code rules}, over {@code partitions} partitions. */
@@ -124,12 +131,18 @@ public final class Checkpointer {
             if (heldBy.isEmpty() && current.epoch() < 0) {
                 heldBy = CheckpointMath.heldByReplayTargets(candidate.get().epoch(), above, replayTargets(connection));
             }
+            if (heldBy.isEmpty() && tableHeld) {
+                // while a table held the last attempt (a snapshot runs), it most likely still holds: a held
+                // candidate is settled without reading table_rows, which costs more the more tables the group has
+                heldBy = tableGate(connection, candidate.get());
+            }
             if (heldBy.isEmpty()) {
                 // before the windows: a window the planner stores in between is then read as required
                 heldBy = CheckpointMath.heldByUnplanned(candidate.get(), unplannedTables(connection));
             }
             if (heldBy.isEmpty()) {
                 heldBy = tableGate(connection, candidate.get());
+                tableHeld = heldBy.isPresent();
             }
             if (heldBy.isPresent()) {
                 connection.commit();
