@@ -118,15 +118,13 @@ class CheckpointGatingIT {
             assertThat(checkpointer.advance(c)).isEmpty();
             assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
 
-            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
-                + " VALUES ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            h.openWindow("todos", "w1");
             Barrier windowOpen = h.log.barrier();
             awaitSealed(h, windowOpen.epoch());
             assertThat(checkpointer.advance(c)).isEmpty();
             assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
 
-            h.log.tableReady(0, "todos", "w1", windowOpen.lsn());
-            h.log.tableReady(1, "todos", "w1", windowOpen.lsn());
+            h.tableReadyEverywhere("todos", "w1", windowOpen.lsn());
             Barrier ready = h.log.barrier();
             h.log.flush();
             await().atMost(Duration.ofSeconds(20))
@@ -150,29 +148,25 @@ class CheckpointGatingIT {
             assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
 
             // lists snapshots; todos streams rows before its window exists
-            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
-                + " VALUES ('public', 'lists', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            h.openWindow("lists", "w1");
             h.log.upsert("todos", "t1", "{\"id\":\"t1\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
             Barrier bothHeld = h.log.barrier();
             awaitSealed(h, bothHeld.epoch());
             assertThat(checkpointer.advance(c)).isEmpty(); // held by lists' readiness
 
-            h.log.tableReady(0, "lists", "w1", bothHeld.lsn());
-            h.log.tableReady(1, "lists", "w1", bothHeld.lsn());
+            h.tableReadyEverywhere("lists", "w1", bothHeld.lsn());
             Barrier listsReady = h.log.barrier();
             awaitSealed(h, listsReady.epoch());
             assertThat(checkpointer.advance(c)).isEmpty(); // the readiness passes; todos' rows without a window hold
             assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
 
-            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
-                + " VALUES ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            h.openWindow("todos", "w1");
             Barrier todosOpen = h.log.barrier();
             awaitSealed(h, todosOpen.epoch());
             assertThat(checkpointer.advance(c)).isEmpty(); // held by todos' readiness
             assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(before.epoch());
 
-            h.log.tableReady(0, "todos", "w1", todosOpen.lsn());
-            h.log.tableReady(1, "todos", "w1", todosOpen.lsn());
+            h.tableReadyEverywhere("todos", "w1", todosOpen.lsn());
             Barrier ready = h.log.barrier();
             h.log.flush();
             await().atMost(Duration.ofSeconds(20))
@@ -195,8 +189,7 @@ class CheckpointGatingIT {
             Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
 
             Barrier opened = h.log.barrier();
-            h.log.tableReady(0, "todos", "w1", opened.lsn());
-            h.log.tableReady(1, "todos", "w1", opened.lsn());
+            h.tableReadyEverywhere("todos", "w1", opened.lsn());
             Barrier todosReady = h.log.barrier();
             awaitSealed(h, todosReady.epoch());
             assertThat(checkpointer.advance(c)).isEmpty(); // held by lists; todos passed this epoch
@@ -204,8 +197,7 @@ class CheckpointGatingIT {
             h.db.execute("UPDATE tributary.source_tables SET state = 'DONE' WHERE table_name = 'todos'",
                 "INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
                     + " VALUES ('public', 'todos', 'w2', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
-            h.log.tableReady(0, "lists", "w1", opened.lsn());
-            h.log.tableReady(1, "lists", "w1", opened.lsn());
+            h.tableReadyEverywhere("lists", "w1", opened.lsn());
             Barrier listsReady = h.log.barrier();
             awaitSealed(h, listsReady.epoch());
             assertThat(checkpointer.advance(c)).isEmpty(); // held by todos' new window
@@ -213,8 +205,7 @@ class CheckpointGatingIT {
 
             // both windows' markers in one partition, as one transaction may apply them: the newer one counts
             h.log.tableReady(0, "todos", "w1", opened.lsn());
-            h.log.tableReady(0, "todos", "w2", listsReady.lsn());
-            h.log.tableReady(1, "todos", "w2", listsReady.lsn());
+            h.tableReadyEverywhere("todos", "w2", listsReady.lsn());
             Barrier todosReadyAgain = h.log.barrier();
             h.log.flush();
             await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());

@@ -10,6 +10,7 @@ import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -101,6 +102,19 @@ final class WriterHarness implements AutoCloseable {
         try (Connection c = db.connect()) {
             LoadedTables.markLoaded(c, groupId, partitions, TABLES);
             SyncRulesGroups.markPlanned(c, List.of(groupId));
+        }
+    }
+
+    /** Stores window {@code windowId} of {@code public.<table>} as the planner opens it (SNAPSHOTTING). */
+    void openWindow(String table, String windowId) throws Exception {
+        db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+            + " VALUES ('public', '" + table + "', '" + windowId + "', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+    }
+
+    /** Writes the table-ready marker of {@code table}'s window {@code windowId} into every partition of rows. */
+    void tableReadyEverywhere(String table, String windowId, Lsn highWatermark) {
+        for (int partition = 0; partition < partitions; partition++) {
+            log.tableReady(partition, table, windowId, highWatermark);
         }
     }
 
