@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -59,6 +60,29 @@ public final class PipelineRun {
         /** The storage database. */
         public io.tributary.postgres.PgEndpoint storage() {
             return new io.tributary.postgres.PgEndpoint(storageUrl, user, "");
+        }
+
+        /** The run's configuration file text: source, storage, Kafka and replication, then the {@code more} lines. */
+        public String configYaml(String... more) {
+            List<String> lines = new ArrayList<>(List.of(
+                "source:",
+                "  url: " + sourceUrl,
+                "  user: " + user,
+                "storage:",
+                "  url: " + storageUrl,
+                "  user: " + user,
+                "kafka:",
+                "  bootstrap_servers: " + kafka,
+                "  topic_prefix: " + name + ".",
+                "replication:",
+                "  workers_per_process: " + workersPerProcess,
+                "  snapshot:",
+                "    chunk_rows: " + chunkRows,
+                "  slot_name: " + name,
+                "  publication_name: " + name));
+            lines.addAll(List.of(more));
+            lines.add("");
+            return String.join("\n", lines);
         }
     }
 
@@ -169,26 +193,8 @@ public final class PipelineRun {
 
     private static Path writeConfig(Settings settings) throws IOException {
         Path config = configFile(settings);
-        Files.writeString(config, String.join("\n",
-            "source:",
-            "  url: " + settings.sourceUrl(),
-            "  user: " + settings.user(),
-            "storage:",
-            "  url: " + settings.storageUrl(),
-            "  user: " + settings.user(),
-            "kafka:",
-            "  bootstrap_servers: " + settings.kafka(),
-            "  topic_prefix: " + settings.name() + ".",
-            "sync_rules: " + settings.rulesFile().getFileName(),
-            "replication:",
-            "  workers_per_process: " + settings.workersPerProcess(),
-            "  snapshot:",
-            "    chunk_rows: " + settings.chunkRows(),
-            "  slot_name: " + settings.name(),
-            "  publication_name: " + settings.name(),
-            "metrics:",
-            "  port: 0",
-            ""));
+        Files.writeString(config, settings.configYaml("sync_rules: " + settings.rulesFile().getFileName(), "metrics:",
+            "  port: 0"));
         return config;
     }
 }

@@ -284,23 +284,7 @@ public final class MultiProcess {
     /** The run's configuration without sync rules: they are deployed once every role is up. */
     private static Path writeConfig(PipelineRun.Settings settings) throws IOException {
         Path config = settings.rulesFile().resolveSibling(settings.name() + ".yaml");
-        Files.writeString(config, String.join("\n",
-            "source:",
-            "  url: " + settings.sourceUrl(),
-            "  user: " + settings.user(),
-            "storage:",
-            "  url: " + settings.storageUrl(),
-            "  user: " + settings.user(),
-            "kafka:",
-            "  bootstrap_servers: " + settings.kafka(),
-            "  topic_prefix: " + settings.name() + ".",
-            "replication:",
-            "  workers_per_process: " + settings.workersPerProcess(),
-            "  snapshot:",
-            "    chunk_rows: " + settings.chunkRows(),
-            "  slot_name: " + settings.name(),
-            "  publication_name: " + settings.name(),
-            ""));
+        Files.writeString(config, settings.configYaml());
         return config;
     }
 }
