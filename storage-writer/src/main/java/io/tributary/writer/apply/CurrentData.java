@@ -40,14 +40,20 @@ final class CurrentData {
     private static final String DELETE_TABLE = "DELETE FROM tributary.current_data"
         + " WHERE group_id = ? AND source_partition = ? AND source_key >= ? AND source_key < ? RETURNING buckets";
 
-    private static final String COPY_TARGET = "tributary.current_data (group_id, source_key, buckets,"
-        + " source_partition, source_offset)";
+    /** The columns a copy fills, after the group's own table: its partition of {@code current_data}. */
+    private static final String COPY_COLUMNS = " (group_id, source_key, buckets, source_partition, source_offset)";
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final long groupId;
+    /**
+     * The copy's target: the group's partition itself, so Postgres does not route each row through the partitioned
+     * table (its partition key, the group, is the same for every row).
+     */
+    private final String copyTarget;
 
     CurrentData(long groupId) {
         this.groupId = groupId;
+        this.copyTarget = "tributary.current_data_g" + groupId + COPY_COLUMNS;
     }
 
     /**
@@ -101,7 +107,7 @@ final class CurrentData {
     /** Copies in the rows of {@code rows}, every key new. */
     private void copyNew(Connection connection, List<RowChange> rows, Map<SourceKey, Integer> partitionOf)
         throws SQLException, KeysStoredException {
-        try (BinaryCopy copy = BinaryCopy.open(connection, COPY_TARGET)) {
+        try (BinaryCopy copy = BinaryCopy.open(connection, copyTarget)) {
             for (RowChange row : rows) {
                 copy.tuple(5);
                 copy.int8(groupId);
