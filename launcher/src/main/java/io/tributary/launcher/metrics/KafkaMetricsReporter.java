@@ -37,20 +37,29 @@ public final class KafkaMetricsReporter implements MetricsReporter {
     public static final String CLIENT_PROPERTY = KafkaMetricsReporter.class.getName();
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMetricsReporter.class);
-    private static final AtomicReference<MeterRegistry> BOUND = new AtomicReference<>();
+    private static final AtomicReference<Binding> BOUND = new AtomicReference<>();
 
     private final Map<MetricName, Meter> meters = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry;
+    private volatile MeterNames names;
     private volatile boolean closed;
+
+    /** The registry clients report into, and its meters by name. */
+    private record Binding(MeterRegistry registry, MeterNames names) {
+    }
 
     /** Clients created from now on report into {@code target} (the process's registry). */
     public static void bindTo(MeterRegistry target) {
-        BOUND.set(target);
+        BOUND.set(new Binding(target, MeterNames.follow(target)));
     }
 
     @Override
     public void configure(Map<String, ?> configs) {
-        registry = BOUND.get();
+        Binding binding = BOUND.get();
+        if (binding != null) {
+            names = binding.names();
+            registry = binding.registry();
+        }
     }
 
     @Override
@@ -76,9 +85,10 @@ public final class KafkaMetricsReporter implements MetricsReporter {
         }
         String meterName = meterName(name);
         Set<String> keys = tags.stream().map(Tag::getKey).collect(Collectors.toSet());
-        for (Meter other : target.find(meterName).meters()) {
-            List<Tag> otherTags = other.getId().getTags();
-            if (otherTags.equals(tags.stream().sorted().toList())
+        List<Tag> sorted = tags.stream().sorted().toList();
+        for (Meter.Id other : names.named(meterName)) {
+            List<Tag> otherTags = other.getTags();
+            if (otherTags.equals(sorted)
                 || !otherTags.stream().map(Tag::getKey).collect(Collectors.toSet()).equals(keys)) {
                 // Another client bound this very series, or the name is held with other labels.
                 return;
