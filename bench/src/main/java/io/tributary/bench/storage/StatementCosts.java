@@ -26,13 +26,15 @@ import org.postgresql.copy.CopyIn;
  * Postgres CPU per row of each statement shape the storage writer could use for a batch of new rows, measured on the
  * backend that runs it ({@code /proc/<backend pid>/stat}, so nothing else on the box counts): the ops into
  * {@code bucket_data} by text and by binary COPY, {@code current_data} by insert-if-absent from {@code unnest} arrays
- * returning the inserted keys and by binary COPY, and op ids from {@code nextval} per op. Each shape writes
+ * returning the inserted keys and by binary COPY (through the partitioned table and into the group's partition), and
+ * op ids from {@code nextval} per op. Each shape writes
  * {@code rows} rows of the bench's ~500 B shape into a fresh group, in transactions of {@code batch} rows. Two more
  * shapes change {@code current_data} rows that are all stored already (streamed updates): insert-if-absent, then a
  * select and an update of the keys it did not insert; and one update that returns the rows as they were.
  *
- * <p>Usage: {@code java -cp <bench classpath> io.tributary.bench.storage.StatementCosts [rows] [batch] [rounds]}
- * (defaults 200,000, 5,000, 3); prints one line per shape and round. Starts its own embedded Postgres.
+ * <p>Usage: {@code java -cp <bench classpath> io.tributary.bench.storage.StatementCosts [rows] [batch] [rounds]
+ * [only]} (defaults 200,000, 5,000, 3, every shape); prints one line per shape and round. With {@code only}, only the
+ * first shapes whose names contain it run. Starts its own embedded Postgres.
  */
 public final class StatementCosts {
 
@@ -51,6 +53,7 @@ public final class StatementCosts {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        String only = args.length > 3 ? args[3] : "";
         try (EmbeddedPostgres server = EmbeddedPostgres.start()) {
             server.createDatabase("costs");
             PgEndpoint storage = new PgEndpoint(server.jdbcUrl("costs"), server.superuser(), "");
@@ -59,12 +62,18 @@ public final class StatementCosts {
             }
             List<String> names = List.of("bucket_data COPY text", "bucket_data COPY binary",
                 "current_data INSERT unnest ON CONFLICT RETURNING", "current_data COPY binary",
-                "op ids: nextval per op");
+                "current_data COPY binary into its partition", "op ids: nextval per op");
             List<Shape> shapes = List.of(StatementCosts::opsText, StatementCosts::opsBinary,
-                StatementCosts::currentInsert, StatementCosts::currentBinary, StatementCosts::nextvals);
+                StatementCosts::currentInsert, StatementCosts::currentBinary, StatementCosts::currentBinaryPartition,
+                StatementCosts::nextvals);
             for (int round = 0; round < rounds; round++) {
                 for (int i = 0; i < shapes.size(); i++) {
-                    measure(storage, names.get(i), shapes.get(i), rows, batch);
+                    if (names.get(i).contains(only)) {
+                        measure(storage, names.get(i), shapes.get(i), rows, batch);
+                    }
+                }
+                if (!only.isEmpty()) {
+                    continue;
                 }
                 loadThenIndex(storage, "bucket_data", "(group_id, bucket, op_id)", StatementCosts::opsBinary, rows,
                     batch);
@@ -319,6 +328,17 @@ public final class StatementCosts {
         }
         copy(c, "COPY tributary.current_data (group_id, source_key, buckets, source_partition, source_offset)"
             + " FROM STDIN (FORMAT binary)", out.finish());
+    }
+
+    /** As {@link #currentBinary}, into the group's partition itself (no routing through the parent). */
+    private static void currentBinaryPartition(Connection c, long group, int from, int count) throws Exception {
+        Binary out = new Binary();
+        for (int i = from; i < from + count; i++) {
+            out.tuple(5).int8(group).bytes(key(i)).text(memberships(i)).int4(0).int8(i);
+        }
+        copy(c, "COPY tributary.current_data_g" + group
+            + " (group_id, source_key, buckets, source_partition, source_offset) FROM STDIN (FORMAT binary)",
+            out.finish());
     }
 
     private static void nextvals(Connection c, long group, int from, int count) throws Exception {
