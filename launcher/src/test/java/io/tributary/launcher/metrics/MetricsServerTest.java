@@ -62,6 +62,23 @@ class MetricsServerTest {
         assertThat(registry.scrape()).doesNotContain("client_id=\"reporter-test\"");
     }
 
+    @Test
+    void aSeriesAnotherClientBoundStaysWhenTheSecondClientCloses() throws Exception {
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1");
+        properties.put(AdminClientConfig.METRIC_REPORTER_CLASSES_CONFIG, KafkaMetricsReporter.CLIENT_PROPERTY);
+        properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "twice");
+        try (Admin first = Admin.create(properties)) {
+            try (Admin second = Admin.create(properties)) {
+                assertThat(registry.scrape()).contains("kafka_admin_client_connection_count{");
+            }
+            assertThat(registry.scrape()).contains("kafka_admin_client_connection_count{")
+                .contains("client_id=\"twice\"");
+        }
+        assertThat(registry.scrape()).doesNotContain("client_id=\"twice\"");
+    }
+
     private HttpResponse<String> get(MetricsServer server, String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path)).build(),
             HttpResponse.BodyHandlers.ofString());
