@@ -7,30 +7,38 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The chunk-read fault: a snapshot worker's chunk read fails while its query runs, and the worker must retry the
- * chunk. The source holds an {@code ACCESS EXCLUSIVE} lock on a table that still has chunks to read, so the next
- * chunk read of that table waits inside its query; that backend is then terminated ({@code pg_terminate_backend},
- * SQLSTATE 57P01 on the worker's side, the error a source restart or a dropped connection gives) and the lock
- * released. The worker sees its chunk query fail, its attempt never completes, and the chunk is read again.
- * Bounded: it waits at most {@link #FIND_CHUNKS} for a table with chunks left and holds the lock at most
- * {@link #HOLD}; workload writes to the table wait meanwhile. Not thread-safe: one per injector.
+ * chunk. The source holds an {@code ACCESS EXCLUSIVE} lock on every table that still has chunks to read, so the
+ * next chunk read waits inside its query; that backend is then terminated ({@code pg_terminate_backend}, SQLSTATE
+ * 57P01 on the worker's side, the error a source restart or a dropped connection gives) and the locks released.
+ * It waits until the workers have completed a chunk, so that the planner, which reads the tables while it plans,
+ * is done with them.
+ * The worker sees its chunk query fail, its attempt never completes, and the chunk is read again. Bounded: it
+ * waits at most {@link #FIND_CHUNKS} for tables with chunks left and holds the locks at most {@link #HOLD};
+ * workload writes to those tables wait meanwhile. Not thread-safe: one per injector.
  */
 final class ChunkReadCut {
 
-    /** How long it looks for a table whose snapshot still has chunks to read. */
-    static final Duration FIND_CHUNKS = Duration.ofSeconds(20);
-    /** How long it holds the lock waiting for a chunk read of the table. */
-    static final Duration HOLD = Duration.ofSeconds(10);
+    /**
+     * How long it looks for tables whose snapshot still has chunks to read while the workers read: the pipeline's
+     * processes start, the planner plans and the workers read their first chunk first (on a loaded machine, minutes).
+     */
+    static final Duration FIND_CHUNKS = Duration.ofSeconds(150);
+    /** How long it holds the locks waiting for a chunk read of one of the tables. */
+    static final Duration HOLD = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(50);
-    private static final String PENDING = "SELECT table_schema, table_name FROM tributary.snapshot_chunks"
-        + " WHERE state <> 'DONE' GROUP BY table_schema, table_name ORDER BY count(*) DESC LIMIT 1";
-    private static final String WAITING_READ = "SELECT pid, application_name FROM pg_stat_activity"
+    /** Tables with chunks left, once the workers read (a chunk is done): the planner must not wait on the locks. */
+    private static final String PENDING = "SELECT DISTINCT table_schema, table_name FROM tributary.snapshot_chunks"
+        + " WHERE state <> 'DONE' AND EXISTS (SELECT 1 FROM tributary.snapshot_chunks WHERE state = 'DONE')"
+        + " ORDER BY table_schema, table_name";
+    private static final String WAITING_READ = "SELECT pid, application_name, query FROM pg_stat_activity"
         + " WHERE application_name LIKE 'tributary %snapshot-workers%' AND wait_event_type = 'Lock'"
-        + " AND query LIKE 'SELECT %' AND query LIKE '%' || ? || '%' LIMIT 1";
+        + " AND query LIKE 'SELECT %' LIMIT 1";
 
     private final PgEndpoint source;
     private final PgEndpoint storage;
@@ -47,17 +55,17 @@ final class ChunkReadCut {
      */
     String cut() {
         try {
-            Optional<String> table = tableWithChunksLeft();
-            if (table.isEmpty()) {
+            List<String> tables = tablesWithChunksLeft();
+            if (tables.isEmpty()) {
                 return InjectedFault.SKIPPED + "no snapshot chunk left to read within " + FIND_CHUNKS.toSeconds()
                     + " s";
             }
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return cutReadOf(table.get());
+                    return cutReadOf(tables);
                 } catch (SQLException e) {
-                    // the lock waits behind the workload's open transactions: lock_timeout, then again
-                    if (attempt >= 3 || !"55P03".equals(e.getSQLState())) {
+                    // the locks wait behind the workload's open transactions: lock_timeout or a deadlock, then again
+                    if (attempt >= 3 || !("55P03".equals(e.getSQLState()) || "40P01".equals(e.getSQLState()))) {
                         throw e;
                     }
                 }
@@ -67,43 +75,48 @@ final class ChunkReadCut {
         }
     }
 
-    private Optional<String> tableWithChunksLeft() throws SQLException {
+    private List<String> tablesWithChunksLeft() throws SQLException {
         long deadline = System.nanoTime() + FIND_CHUNKS.toNanos();
+        List<String> tables = new ArrayList<>();
         try (Connection c = storage.connect(); Statement s = c.createStatement()) {
             do {
                 try (ResultSet rs = s.executeQuery(PENDING)) {
-                    if (rs.next()) {
-                        return Optional.of(quote(rs.getString(1)) + "." + quote(rs.getString(2)));
+                    while (rs.next()) {
+                        tables.add(quote(rs.getString(1)) + "." + quote(rs.getString(2)));
                     }
+                }
+                if (!tables.isEmpty()) {
+                    return tables;
                 }
                 LockSupport.parkNanos(POLL.toNanos());
             } while (System.nanoTime() < deadline);
         }
-        return Optional.empty();
+        return tables;
     }
 
-    private String cutReadOf(String table) throws SQLException {
+    private String cutReadOf(List<String> tables) throws SQLException {
         try (Connection c = source.connect(); Statement s = c.createStatement();
              PreparedStatement waiting = c.prepareStatement(WAITING_READ)) {
             c.setAutoCommit(false);
-            s.execute("SET LOCAL lock_timeout = '5s'");
-            s.execute("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
+            s.execute("SET LOCAL lock_timeout = '10s'");
+            s.execute("LOCK TABLE " + String.join(", ", tables) + " IN ACCESS EXCLUSIVE MODE");
             try {
-                waiting.setString(1, table);
                 long deadline = System.nanoTime() + HOLD.toNanos();
                 do {
                     try (ResultSet rs = waiting.executeQuery()) {
                         if (rs.next()) {
                             int pid = rs.getInt(1);
                             String reader = rs.getString(2);
+                            String read = tables.stream().filter(rs.getString(3)::contains).findFirst()
+                                .orElse("a table of " + tables);
                             s.execute("SELECT pg_terminate_backend(" + pid + ")");
-                            return "chunk read of " + table + " by '" + reader + "' (backend " + pid
+                            return "chunk read of " + read + " by '" + reader + "' (backend " + pid
                                 + ") terminated inside its query";
                         }
                     }
                     LockSupport.parkNanos(POLL.toNanos());
                 } while (System.nanoTime() < deadline);
-                return InjectedFault.SKIPPED + "no chunk read of " + table + " within " + HOLD.toSeconds() + " s";
+                return InjectedFault.SKIPPED + "no chunk read of " + tables + " within " + HOLD.toSeconds() + " s";
             } finally {
                 c.rollback();
             }
