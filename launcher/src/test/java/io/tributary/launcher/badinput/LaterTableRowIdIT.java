@@ -43,9 +43,10 @@ class LaterTableRowIdIT {
         Result deployed = pipeline.runUntilCaughtUp();
         assertThat(deployed.code()).as(deployed.out()).isZero();
 
+        // ids apart from tenant_a's: both tables are "orders" in one bucket, where a row is (table name, id)
         pipeline.source.execute(
             "CREATE TABLE tenant_b.orders (id bigint, line integer, amount integer, PRIMARY KEY (id, line))",
-            "INSERT INTO tenant_b.orders SELECT i, 1, i FROM generate_series(1, 30) i",
+            "INSERT INTO tenant_b.orders SELECT i, 1, i FROM generate_series(101, 130) i",
             "UPDATE tenant_a.orders SET amount = 1000 WHERE id = 1");
         try (Background run = pipeline.runInBackground()) {
             long readyEpoch = awaitReadyInEveryPartition(pipeline, run);
