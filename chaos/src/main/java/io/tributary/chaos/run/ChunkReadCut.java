@@ -107,8 +107,9 @@ final class ChunkReadCut {
                         if (rs.next()) {
                             int pid = rs.getInt(1);
                             String reader = rs.getString(2);
+                            // pg_stat_activity keeps the first track_activity_query_size bytes of the query
                             String read = tables.stream().filter(rs.getString(3)::contains).findFirst()
-                                .orElse("a table of " + tables);
+                                .orElse("one of " + tables);
                             s.execute("SELECT pg_terminate_backend(" + pid + ")");
                             return "chunk read of " + read + " by '" + reader + "' (backend " + pid
                                 + ") terminated inside its query";
