@@ -13,11 +13,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The chunk-read fault: a snapshot worker's chunk read fails while its query runs, and the worker must retry the
- * chunk. The source holds an {@code ACCESS EXCLUSIVE} lock on every table that still has chunks to read, so the
- * next chunk read waits inside its query; that backend is then terminated ({@code pg_terminate_backend}, SQLSTATE
+ * chunk. The source holds an {@code ACCESS EXCLUSIVE} lock on every table whose snapshot the workers are reading
+ * (a chunk of its window done, others not), so the next chunk read of one of them waits inside its query; that backend is then terminated ({@code pg_terminate_backend}, SQLSTATE
  * 57P01 on the worker's side, the error a source restart or a dropped connection gives) and the locks released.
- * It waits until the workers have completed a chunk, so that the planner, which reads the tables while it plans,
- * is done with them.
+ * Tables whose window has no chunk done yet are left alone: the planner may still be reading them while it plans,
+ * and would wait on the lock instead of handing their chunks out.
  * The worker sees its chunk query fail, its attempt never completes, and the chunk is read again. Bounded: it
  * waits at most {@link #FIND_CHUNKS} for tables with chunks left and holds the locks at most {@link #HOLD};
  * workload writes to those tables wait meanwhile. Not thread-safe: one per injector.
@@ -32,9 +32,12 @@ final class ChunkReadCut {
     /** How long it holds the locks waiting for a chunk read of one of the tables. */
     static final Duration HOLD = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(50);
-    /** Tables with chunks left, once the workers read (a chunk is done): the planner must not wait on the locks. */
+    /**
+     * Tables whose window the workers read (a chunk is done, so the planner has handed them out and no longer reads
+     * the table) with chunks left.
+     */
     private static final String PENDING = "SELECT DISTINCT table_schema, table_name FROM tributary.snapshot_chunks"
-        + " WHERE state <> 'DONE' AND EXISTS (SELECT 1 FROM tributary.snapshot_chunks WHERE state = 'DONE')"
+        + " GROUP BY table_schema, table_name, window_id HAVING bool_or(state = 'DONE') AND bool_or(state <> 'DONE')"
         + " ORDER BY table_schema, table_name";
     private static final String WAITING_READ = "SELECT pid, application_name, query FROM pg_stat_activity"
         + " WHERE application_name LIKE 'tributary %snapshot-workers%' AND wait_event_type = 'Lock'"
