@@ -14,12 +14,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The chunk-read fault: a snapshot worker's chunk read fails while its query runs, and the worker must retry the
  * chunk. The source holds an {@code ACCESS EXCLUSIVE} lock on every table whose snapshot the workers are reading
- * (a chunk of its window done, others not), so the next chunk read of one of them waits inside its query; that backend is then terminated ({@code pg_terminate_backend}, SQLSTATE
- * 57P01 on the worker's side, the error a source restart or a dropped connection gives) and the locks released.
- * Tables whose window has no chunk done yet are left alone: the planner may still be reading them while it plans,
- * and would wait on the lock instead of handing their chunks out.
- * The worker sees its chunk query fail, its attempt never completes, and the chunk is read again. Bounded: it
- * waits at most {@link #FIND_CHUNKS} for tables with chunks left and holds the locks at most {@link #HOLD};
+ * (a chunk of its window done, others not), so the next chunk read of one of them waits inside its query; that
+ * backend is then terminated ({@code pg_terminate_backend}, SQLSTATE 57P01 on the worker's side, the error a source
+ * restart or a dropped connection gives) and the locks released. The worker sees its chunk query fail, its attempt
+ * never completes, and the chunk is read again. Tables whose window has no chunk done yet are left alone: the
+ * planner may still be reading them while it plans, and would wait on the lock instead of handing their chunks out.
+ * Bounded: it waits at most {@link #FIND_CHUNKS} for such tables and holds the locks at most {@link #HOLD};
  * workload writes to those tables wait meanwhile. Not thread-safe: one per injector.
  */
 final class ChunkReadCut {
