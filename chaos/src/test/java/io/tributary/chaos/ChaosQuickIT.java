@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * The CI profile of the chaos suite: one run with small data, writes during and after the snapshot, and a
  * {@code kill -9} of every role in both phases plus random extra faults, as separate processes, and in each phase a
  * kill of ingest right after a transaction across every partition and a new table under a wildcard rule, and a
- * snapshot chunk read cut inside its query (the worker must read the chunk again). It must
+ * snapshot chunk read cut in the middle (the worker must read the chunk again). It must
  * end with zero mismatches (every checkpoint audited in full) and no crash; no fault planned for streaming may hit
  * the snapshot, faults must have hit both phases, and the workload must have committed transactions while the
  * faults of each phase ran. (Faults are injected one after another, each waiting for its victim's restart, so on a

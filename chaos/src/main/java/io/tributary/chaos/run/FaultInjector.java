@@ -54,7 +54,7 @@ public final class FaultInjector implements RunFaults {
         this.plan = plan;
         this.storage = storage;
         this.source = new SourceFaults(source, seed);
-        this.chunkReads = new ChunkReadCut(source, storage);
+        this.chunkReads = new ChunkReadCut(source);
         this.random = new Random(seed * 31 + 7);
         this.log = log;
         this.thread = new Thread(this::run, "chaos-fault-injector");

@@ -22,9 +22,8 @@ public enum FaultKind {
      */
     NEW_TABLE,
     /**
-     * A snapshot worker's chunk read fails inside its query (its source backend terminated while it waits on a lock
-     * the fault holds on the table, {@link ChunkReadCut}): the chunk must be read again, its rows neither lost nor
-     * doubled.
+     * A snapshot worker's chunk read fails in the middle (its source backend terminated while the chunk query's
+     * rows are fetched, {@link ChunkReadCut}): the chunk must be read again, its rows neither lost nor doubled.
      */
     CHUNK_READ_FAILURE;
 
