@@ -32,6 +32,7 @@ public final class FaultInjector implements RunFaults {
     private final FaultPlan plan;
     private final PgEndpoint storage;
     private final SourceFaults source;
+    private final ChunkReadCut chunkReads;
     private final Random random;
     private final Consumer<String> log;
     private final List<InjectedFault> injected = new ArrayList<>();
@@ -53,6 +54,7 @@ public final class FaultInjector implements RunFaults {
         this.plan = plan;
         this.storage = storage;
         this.source = new SourceFaults(source, seed);
+        this.chunkReads = new ChunkReadCut(source);
         this.random = new Random(seed * 31 + 7);
         this.log = log;
         this.thread = new Thread(this::run, "chaos-fault-injector");
@@ -124,6 +126,7 @@ public final class FaultInjector implements RunFaults {
             case REMOVE -> remove(fault.role());
             case KILL_MID_TRANSACTION -> killMidTransaction(fault);
             case NEW_TABLE -> newTable();
+            case CHUNK_READ_FAILURE -> chunkReads.cut();
         };
         InjectedFault done = new InjectedFault(at, fault, outcome, hit);
         synchronized (this) {

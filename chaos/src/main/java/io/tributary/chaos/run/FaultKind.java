@@ -20,7 +20,12 @@ public enum FaultKind {
      * A new tenant schema whose table a wildcard rule matches, created with its first rows in one transaction and
      * written to by the workload from then on: its rows must reach no checkpoint before its snapshot is ready.
      */
-    NEW_TABLE;
+    NEW_TABLE,
+    /**
+     * A snapshot worker's chunk read fails in the middle (its source backend terminated while the chunk query's
+     * rows are fetched, {@link ChunkReadCut}): the chunk must be read again, its rows neither lost nor doubled.
+     */
+    CHUNK_READ_FAILURE;
 
     /** The kinds that act on processes only, which random extra faults are drawn from. */
     static final List<FaultKind> PROCESS = List.of(KILL, ADD, REMOVE);

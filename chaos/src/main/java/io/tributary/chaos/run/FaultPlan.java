@@ -11,8 +11,9 @@ import java.util.Random;
  * The faults of one run, drawn from its seed: in each phase, one {@code kill -9} of every role in random order; a
  * rebalance, that is one more process of a random role during the snapshot and the removal (SIGTERM) of one of
  * that role's processes while streaming; plus {@code extra} random faults (kills of any role, added and removed
- * processes); and in each phase one kill of ingest right after a transaction across every partition commits, and
- * one new table under a wildcard rule. Each fires at a random delay within its phase's window.
+ * processes); in each phase one kill of ingest right after a transaction across every partition commits, and
+ * one new table under a wildcard rule; and early in the snapshot one chunk read cut inside its query. Each fires
+ * at a random delay within its phase's window.
  *
  * @param faults the faults, by phase, then delay
  */
@@ -62,6 +63,9 @@ public record FaultPlan(List<Fault> faults) {
             faults.add(new Fault(phase, within(random, window), FaultKind.NEW_TABLE, ProcessRole.INGEST,
                 Duration.ZERO));
         }
+        // early in the snapshot, so that chunks are left to read when it fires
+        faults.add(new Fault(Phase.SNAPSHOT, within(random, snapshotWindow.dividedBy(5)),
+            FaultKind.CHUNK_READ_FAILURE, ProcessRole.SNAPSHOT_WORKER, Duration.ZERO));
         return new FaultPlan(faults);
     }
 

@@ -39,6 +39,17 @@ class FaultPlanTest {
     }
 
     @Test
+    void oneChunkReadIsCutInTheFirstFifthOfTheSnapshot() {
+        FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 20);
+
+        assertThat(plan.faults()).filteredOn(f -> f.kind() == FaultKind.CHUNK_READ_FAILURE).singleElement()
+            .satisfies(f -> {
+                assertThat(f.phase()).isEqualTo(Phase.SNAPSHOT);
+                assertThat(f.delay()).isLessThanOrEqualTo(SNAPSHOT.dividedBy(5));
+            });
+    }
+
+    @Test
     void aProcessAddedDuringTheSnapshotIsRemovedWhileStreaming() {
         FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 0);
 

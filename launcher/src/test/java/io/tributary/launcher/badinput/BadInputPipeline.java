@@ -91,6 +91,36 @@ final class BadInputPipeline {
         return command("run", "--config", config.toString(), "--until-caught-up");
     }
 
+    /**
+     * {@code tributary run --config ...} (until stopped) on a thread of its own; closing the handle stops it the way
+     * SIGTERM does (the pipeline hands its work back) and waits for that.
+     */
+    Background runInBackground() {
+        StringWriter out = new StringWriter();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        Future<Integer> code = executor.submit(() -> Main.execute(new PrintWriter(out, true),
+            new PrintWriter(out, true), "run", "--config", config.toString()));
+        return new Background(executor, code, out);
+    }
+
+    /** A {@code run} started by {@link #runInBackground()}. */
+    record Background(ExecutorService executor, Future<Integer> code, StringWriter out) implements AutoCloseable {
+
+        /** Whether the run has returned (an exit, which a test of a running pipeline fails on). */
+        boolean exited() {
+            return code.isDone();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            code.cancel(true);
+            executor.shutdownNow();
+            if (!executor.awaitTermination(60, TimeUnit.SECONDS)) {
+                throw new AssertionError("tributary run did not stop within 60 s; output:\n" + out);
+            }
+        }
+    }
+
     /** {@code tributary status --config ...} (text). */
     Result status() throws Exception {
         return command("status", "--config", config.toString());
