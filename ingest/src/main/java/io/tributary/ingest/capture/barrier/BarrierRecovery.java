@@ -3,7 +3,11 @@ package io.tributary.ingest.capture.barrier;
 import io.tributary.topics.codec.MessageFormatException;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangesMessage;
+import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.TableTruncate;
+import io.tributary.topics.messages.TableWindowMarker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -23,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * takeovers: the previous instance's epochs live in the topic itself. Reads each partition backwards in growing
  * windows from its end until a barrier is found (barriers are frequent, so the first window nearly always has
  * one), and the barrier stored beside the source offsets ({@link StoredBarrier}), which retention of
- * {@code changes} does not remove. Reads committed records only ({@code read_committed}): a barrier of an aborted
- * ingest transaction never counts, and called after ingest's producer fenced its predecessor, no transaction of that
- * predecessor is still open to hold the read back. Uses its own consumer without a group; records that do not
+ * {@code changes} does not remove. Every message read on the way is after that barrier (or at most at its LSN), so
+ * the highest commit LSN among them is what the previous instance committed beyond its last barrier. Reads
+ * committed records only ({@code read_committed}): a barrier of an aborted ingest transaction never counts, and
+ * called after ingest's producer fenced its predecessor, no transaction of that predecessor is still open to hold
+ * the read back. Uses its own consumer without a group; records that do not
  * decode are skipped.
  */
 public final class BarrierRecovery {
@@ -72,6 +78,7 @@ public final class BarrierRecovery {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         Map<Integer, Barrier> newest = new HashMap<>();
+        Lsn[] highestCommitted = {Lsn.ZERO};
         try (KafkaConsumer<byte[], byte[]> consumer =
                  new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             for (int p = 0; p < partitions; p++) {
@@ -84,7 +91,7 @@ public final class BarrierRecovery {
                 Barrier found = null;
                 while (found == null && to > begin) {
                     long from = Math.max(begin, to - window);
-                    found = newestIn(consumer, partition, from, to, deadline);
+                    found = newestIn(consumer, partition, from, to, deadline, highestCommitted);
                     to = from;
                     window *= 4;
                 }
@@ -94,10 +101,10 @@ public final class BarrierRecovery {
             }
             Optional<Barrier> kept = stored.isPresent() ? readStored(consumer, stored.get(), deadline)
                 : Optional.empty();
-            RecoveredBarriers recovered = new RecoveredBarriers(partitions, newest, kept);
-            LOG.info("Newest barrier in {}: {}, stored: {} (partitions behind it: {})", topic,
-                recovered.latest().map(Object::toString).orElse("none"), kept.map(Object::toString).orElse("none"),
-                recovered.partitionsBehind());
+            RecoveredBarriers recovered = new RecoveredBarriers(partitions, newest, kept, highestCommitted[0]);
+            LOG.info("Newest barrier in {}: {}, stored: {} (partitions behind it: {}); highest commit LSN after it: {}",
+                topic, recovered.latest().map(Object::toString).orElse("none"),
+                kept.map(Object::toString).orElse("none"), recovered.partitionsBehind(), highestCommitted[0]);
             return recovered;
         }
     }
@@ -122,8 +129,22 @@ public final class BarrierRecovery {
         return newest;
     }
 
+    /** The newest barrier in offsets {@code [from, to)}; raises {@code highestCommitted[0]} to other messages' LSNs. */
+    private static Lsn commitLsn(ChangesMessage message) {
+        if (message instanceof ChangeEvent change) {
+            return change.lsn();
+        }
+        if (message instanceof TableTruncate truncate) {
+            return truncate.lsn();
+        }
+        if (message instanceof TableWindowMarker marker) {
+            return marker.lsn();
+        }
+        return ((Barrier) message).lsn();
+    }
+
     private static Barrier newestIn(KafkaConsumer<byte[], byte[]> consumer, TopicPartition partition, long from,
-                                    long to, long deadline) {
+                                    long to, long deadline, Lsn[] highestCommitted) {
         consumer.seek(partition, from);
         Barrier newest = null;
         while (consumer.position(partition) < to) {
@@ -138,6 +159,8 @@ public final class BarrierRecovery {
                     ChangesMessage message = TopicCodec.CHANGES.decode(record);
                     if (message instanceof Barrier barrier) {
                         newest = barrier;
+                    } else {
+                        highestCommitted[0] = Lsn.max(highestCommitted[0], commitLsn(message));
                     }
                 } catch (MessageFormatException e) {
                     LOG.warn("Skipping an undecodable record while looking for barriers: {}", e.getMessage());

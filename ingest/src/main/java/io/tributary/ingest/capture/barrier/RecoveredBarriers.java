@@ -11,13 +11,18 @@ import java.util.stream.Stream;
 
 /**
  * The newest barriers ingest finds when it (re)starts: in each partition of {@code changes}, and the one stored in
- * {@code ingest-offsets} ({@link StoredBarrier}), which outlives {@code changes}' retention.
+ * {@code ingest-offsets} ({@link StoredBarrier}), which outlives {@code changes}' retention; and the highest commit
+ * LSN of any message written after them. A previous run commits changes between its barriers, so when it stops,
+ * {@code changes} may hold transactions above its newest barrier's LSN: the next run's barriers must cover them.
  *
- * @param partitions the partition count
- * @param newest     per partition, its newest barrier (absent: none found)
- * @param stored     the newest barrier stored beside the offsets, if any
+ * @param partitions       the partition count
+ * @param newest           per partition, its newest barrier (absent: none found)
+ * @param stored           the newest barrier stored beside the offsets, if any
+ * @param highestCommitted the highest commit LSN of a change, truncation or window marker read after the newest
+ *                         barrier of a partition, {@link Lsn#ZERO} if none
  */
-public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Optional<Barrier> stored) {
+public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Optional<Barrier> stored,
+                                Lsn highestCommitted) {
 
     public RecoveredBarriers {
         if (partitions < 1) {
@@ -25,9 +30,15 @@ public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Op
         }
         newest = Map.copyOf(newest);
         Objects.requireNonNull(stored, "stored");
+        Objects.requireNonNull(highestCommitted, "highestCommitted");
     }
 
-    /** Barriers found in {@code changes} only. */
+    /** Barriers found in {@code changes} and stored, with no message after them. */
+    public RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Optional<Barrier> stored) {
+        this(partitions, newest, stored, Lsn.ZERO);
+    }
+
+    /** Barriers found in {@code changes} only, with no message after them. */
     public RecoveredBarriers(int partitions, Map<Integer, Barrier> newest) {
         this(partitions, newest, Optional.empty());
     }
@@ -38,9 +49,12 @@ public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Op
             .max((a, b) -> Long.compare(a.epoch(), b.epoch()));
     }
 
-    /** The highest LSN of any barrier found or stored, {@link Lsn#ZERO} if none. */
+    /**
+     * The position the next barrier must cover at least: the highest LSN of any barrier found or stored, or of any
+     * message committed after them ({@link #highestCommitted()}); {@link Lsn#ZERO} if none.
+     */
     public Lsn highestLsn() {
-        Lsn highest = stored.map(Barrier::lsn).orElse(Lsn.ZERO);
+        Lsn highest = Lsn.max(highestCommitted, stored.map(Barrier::lsn).orElse(Lsn.ZERO));
         for (Barrier barrier : newest.values()) {
             highest = Lsn.max(highest, barrier.lsn());
         }
