@@ -1,0 +1,100 @@
+package io.tributary.chaos.infra;
+
+import io.tributary.chaos.harness.PipelineSettings;
+import io.tributary.chaos.harness.ProcessPipeline;
+import io.tributary.chaos.run.CrashWatcher;
+import io.tributary.chaos.run.RunFaults;
+import io.tributary.testing.net.TcpProxy;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Holds a run's snapshot phase open until every scenario's snapshot faults have fired, however fast the pipeline
+ * snapshots: the pipeline's processes reach the source through a proxy that delays every forwarded chunk by
+ * {@link #HELD_LATENCY} each way until each of the run's {@code holders} has {@linkplain #release() released} it,
+ * then forwards without delay. Added last to a run's faults, so the proxy is the processes' first hop (in front of
+ * any proxy of a scenario).
+ *
+ * <p>While held, a chunk read waits at least one round trip (1.5 s) for its rows and a snapshot worker process
+ * reads at most {@code replication.snapshot.max_concurrent_reads} (4) chunks at once, so a snapshot of {@code n}
+ * chunks per process lasts at least {@code n / 4 * 1.5 s} (the CI profile's ~70 chunks: 26 s), longer than any
+ * scenario's snapshot faults take (at most 13 s after the snapshot starts), and the snapshot still reads, streams
+ * and writes throughout. The delay is a delay line, not a bandwidth cap: the ingest's replication stream keeps its
+ * throughput, its changes arrive later. Thread-safe.
+ */
+final class SnapshotHold implements RunFaults, AutoCloseable {
+
+    /** The one-way delay of every source connection while held. */
+    static final Duration HELD_LATENCY = Duration.ofMillis(750);
+
+    private final AtomicInteger holders;
+    private final Consumer<String> log;
+    private final long createdNanos = System.nanoTime();
+    private volatile TcpProxy proxy;
+    private boolean lifted;
+
+    /**
+     * @param holders how many {@link #release()} calls lift the hold, one per fault source whose snapshot faults
+     *                it waits for, {@code >= 1}
+     */
+    SnapshotHold(int holders, Consumer<String> log) {
+        if (holders < 1) {
+            throw new IllegalArgumentException("a snapshot hold needs at least one holder: " + holders);
+        }
+        this.holders = new AtomicInteger(holders);
+        this.log = log;
+    }
+
+    /** The processes reach the source through the hold's proxy (created here, delaying from the start). */
+    @Override
+    public PipelineSettings processSettings(PipelineSettings direct) {
+        if (proxy != null) {
+            throw new IllegalStateException("a snapshot hold serves one run");
+        }
+        TcpProxy created = Endpoints.proxyTo(direct.source());
+        created.setLatency(HELD_LATENCY);
+        proxy = created;
+        log.accept("snapshot held: the source " + HELD_LATENCY.toMillis()
+            + " ms away each way until the snapshot faults have fired");
+        return direct.withSource(Endpoints.through(direct.source(), created));
+    }
+
+    @Override
+    public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
+        // Held since the processes started: nothing to begin.
+    }
+
+    /** One holder's snapshot faults are over; the last one lifts the hold. Extra calls do nothing more. */
+    void release() {
+        int left = holders.updateAndGet(n -> Math.max(0, n - 1));
+        if (left == 0) {
+            lift("every snapshot fault has fired");
+        }
+    }
+
+    /** Lifts the hold whatever the holders (the faults end). */
+    @Override
+    public void stop() {
+        lift("the faults end");
+    }
+
+    private synchronized void lift(String why) {
+        TcpProxy held = proxy;
+        if (held != null && !lifted) {
+            lifted = true;
+            held.setLatency(Duration.ZERO);
+            log.accept(String.format("snapshot hold lifted after %.1f s: %s", (System.nanoTime() - createdNanos)
+                / 1e9, why));
+        }
+    }
+
+    /** Closes the proxy, once the run's processes are gone. */
+    @Override
+    public void close() {
+        TcpProxy held = proxy;
+        if (held != null) {
+            held.close();
+        }
+    }
+}
