@@ -31,6 +31,7 @@ public final class FaultContext {
     private final Random random;
     private final Consumer<String> log;
     private final Runnable tick;
+    private final SnapshotHold hold;
     private final Runnable snapshotFaultsOver;
     private final long startNanos = System.nanoTime();
     private final List<InfraFault> injected = new ArrayList<>();
@@ -38,13 +39,14 @@ public final class FaultContext {
     private volatile Phase lastPhase = Phase.SNAPSHOT;
 
     FaultContext(ProcessPipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
-                 Runnable tick, Runnable snapshotFaultsOver) {
+                 Runnable tick, SnapshotHold hold, Runnable snapshotFaultsOver) {
         this.pipeline = pipeline;
         this.storage = storage;
         this.directory = directory;
         this.random = new Random(seed * 17 + 3);
         this.log = log;
         this.tick = tick;
+        this.hold = hold;
         this.snapshotFaultsOver = snapshotFaultsOver;
     }
 
@@ -93,12 +95,17 @@ public final class FaultContext {
     }
 
     /**
-     * Waits until a group is deployed and PROCESSING (its snapshot runs), then {@code delay} more.
+     * Waits until a group is deployed and PROCESSING (its snapshot runs), engages the run's {@link SnapshotHold}, then
+     * waits {@code delay} more.
      *
      * @return false if the run stops first
      */
     public boolean awaitSnapshotRunning(Duration delay) {
-        return awaitGroup(GroupState.PROCESSING) && pause(delay);
+        if (!awaitGroup(GroupState.PROCESSING)) {
+            return false;
+        }
+        hold.engage();
+        return pause(delay);
     }
 
     /**

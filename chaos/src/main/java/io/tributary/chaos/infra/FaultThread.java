@@ -27,6 +27,7 @@ final class FaultThread implements RunFaults {
     private final long seed;
     private final Consumer<String> log;
     private final Thread thread;
+    private final SnapshotHold hold;
     private final Runnable release;
     private volatile FaultContext context;
     private volatile Exception failure;
@@ -40,6 +41,7 @@ final class FaultThread implements RunFaults {
         this.log = log;
         this.thread = new Thread(this::run, "chaos-infra-faults");
         this.thread.setDaemon(true);
+        this.hold = hold;
         AtomicBoolean released = new AtomicBoolean();
         this.release = () -> {
             if (released.compareAndSet(false, true)) {
@@ -55,7 +57,7 @@ final class FaultThread implements RunFaults {
 
     @Override
     public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
-        context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed, release);
+        context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed, hold, release);
         thread.start();
     }
 

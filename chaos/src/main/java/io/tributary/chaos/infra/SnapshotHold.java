@@ -11,16 +11,18 @@ import java.util.function.Consumer;
 
 /**
  * Holds a run's snapshot phase open until every scenario's snapshot faults have fired, however fast the pipeline
- * snapshots: the pipeline's processes reach the source through a proxy that delays every forwarded chunk by
- * {@link #HELD_LATENCY} each way until each of the run's {@code holders} has {@linkplain #release() released} it,
- * then forwards without delay. Added last to a run's faults, so the proxy is the processes' first hop (in front of
- * any proxy of a scenario).
+ * snapshots: the pipeline's processes reach the source through a proxy which, from the moment a fault thread first
+ * sees the newest group PROCESSING ({@link #engage()}) until each of the run's {@code holders} has
+ * {@linkplain #release() released} it, delays every forwarded chunk by {@link #HELD_LATENCY} each way; before and
+ * after, it forwards without delay (the processes start at full speed). Added last to a run's faults, so the proxy
+ * is the processes' first hop (in front of any proxy of a scenario).
  *
  * <p>While held, a chunk read waits at least one round trip (1.5 s) for its rows and a snapshot worker process
  * reads at most {@code replication.snapshot.max_concurrent_reads} (4) chunks at once, so a snapshot of {@code n}
  * chunks per process lasts at least {@code n / 4 * 1.5 s} (the CI profile's ~70 chunks: 26 s), longer than any
  * scenario's snapshot faults take (at most 13 s after the snapshot starts), and the snapshot still reads, streams
- * and writes throughout. The delay is a delay line, not a bandwidth cap: the ingest's replication stream keeps its
+ * and writes throughout. The hold engages within one poll (250 ms) of the group's deploy, before its planner has
+ * published a chunk. The delay is a delay line, not a bandwidth cap: the ingest's replication stream keeps its
  * throughput, its changes arrive later. Thread-safe.
  */
 final class SnapshotHold implements RunFaults, AutoCloseable {
@@ -30,9 +32,10 @@ final class SnapshotHold implements RunFaults, AutoCloseable {
 
     private final AtomicInteger holders;
     private final Consumer<String> log;
-    private final long createdNanos = System.nanoTime();
     private volatile TcpProxy proxy;
+    private boolean engaged;
     private boolean lifted;
+    private long engagedNanos;
 
     /**
      * @param holders how many {@link #release()} calls lift the hold, one per fault source whose snapshot faults
@@ -46,23 +49,32 @@ final class SnapshotHold implements RunFaults, AutoCloseable {
         this.log = log;
     }
 
-    /** The processes reach the source through the hold's proxy (created here, delaying from the start). */
+    /** The processes reach the source through the hold's proxy (created here, not delaying yet). */
     @Override
     public PipelineSettings processSettings(PipelineSettings direct) {
         if (proxy != null) {
             throw new IllegalStateException("a snapshot hold serves one run");
         }
         TcpProxy created = Endpoints.proxyTo(direct.source());
-        created.setLatency(HELD_LATENCY);
         proxy = created;
-        log.accept("snapshot held: the source " + HELD_LATENCY.toMillis()
-            + " ms away each way until the snapshot faults have fired");
         return direct.withSource(Endpoints.through(direct.source(), created));
     }
 
     @Override
     public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
-        // Held since the processes started: nothing to begin.
+        // Engaged by the fault threads once the snapshot runs.
+    }
+
+    /** The snapshot runs: delays the source until released. Once per run; after the hold is lifted, nothing. */
+    synchronized void engage() {
+        TcpProxy held = proxy;
+        if (held != null && !engaged && !lifted) {
+            engaged = true;
+            engagedNanos = System.nanoTime();
+            held.setLatency(HELD_LATENCY);
+            log.accept("snapshot held: the source " + HELD_LATENCY.toMillis()
+                + " ms away each way until every snapshot fault has fired");
+        }
     }
 
     /** One holder's snapshot faults are over; the last one lifts the hold. Extra calls do nothing more. */
@@ -84,8 +96,10 @@ final class SnapshotHold implements RunFaults, AutoCloseable {
         if (held != null && !lifted) {
             lifted = true;
             held.setLatency(Duration.ZERO);
-            log.accept(String.format("snapshot hold lifted after %.1f s: %s", (System.nanoTime() - createdNanos)
-                / 1e9, why));
+            if (engaged) {
+                log.accept(String.format("snapshot hold lifted after %.1f s: %s",
+                    (System.nanoTime() - engagedNanos) / 1e9, why));
+            }
         }
     }
 
