@@ -20,10 +20,10 @@ import java.util.function.Consumer;
  * <p>While held, a chunk read waits at least one round trip (1.5 s) for its rows and a snapshot worker process
  * reads at most {@code replication.snapshot.max_concurrent_reads} (4) chunks at once, so a snapshot of {@code n}
  * chunks per process lasts at least {@code n / 4 * 1.5 s} (the CI profile's ~70 chunks: 26 s), longer than any
- * scenario's snapshot faults take (at most 13 s after the snapshot starts), and the snapshot still reads, streams
- * and writes throughout. The hold engages within one poll (250 ms) of the group's deploy, before its planner has
- * published a chunk. The delay is a delay line, not a bandwidth cap: the ingest's replication stream keeps its
- * throughput, its changes arrive later. Thread-safe.
+ * scenario takes to start its snapshot faults (the last at most 13 s after the group's deploy), and the snapshot
+ * still reads, streams and writes throughout. The hold engages within one poll (250 ms) of the group's deploy,
+ * while the planner is still planning. The delay is a delay line, not a bandwidth cap: the ingest's replication
+ * stream keeps its throughput, its changes arrive later. Thread-safe.
  */
 final class SnapshotHold implements RunFaults, AutoCloseable {
 
