@@ -22,9 +22,14 @@ import java.util.Objects;
 public record ReadSettings(int fetchRows, long fetchBufferBytes, Duration socketTimeout, Duration statementTimeout,
                            int pipelineDepth) {
 
-    /** 1000 rows or 64 MiB per fetch, no timeouts, two chunks in flight per loop. */
+    /**
+     * 1000 rows or 64 MiB per fetch, no timeouts, eight chunks in flight per loop. A chunk is in flight for about
+     * two of the producer's lingers (its rows, then its done markers once the rows are acknowledged), over 200 ms:
+     * with small chunks (many small tables) the depth, not the CPU, sets a loop's pace, about depth / 0.2 s chunks
+     * per second. A read chunk in flight holds no rows (they are in the producer's buffer, which bounds them).
+     */
     public static final ReadSettings DEFAULT =
-        new ReadSettings(1000, 64L << 20, Duration.ZERO, Duration.ZERO, 2);
+        new ReadSettings(1000, 64L << 20, Duration.ZERO, Duration.ZERO, 8);
 
     public ReadSettings {
         Objects.requireNonNull(socketTimeout, "socketTimeout");

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * {@link CombinedFaults}: the faults of every source interleave at the points each draws from the seed, in both
  * phases, and the run ends with the same checks as any run. The processes reach the services through every
  * scenario's settings (e.g. the source through one proxy, storage through another). Each scenario draws from its
- * own seed derived from the run's, so two scenarios of the same kind do not fire in lockstep.
+ * own seed derived from the run's, so two scenarios of the same kind do not fire in lockstep. A
+ * {@link SnapshotHold} keeps the snapshot phase open until every scenario's snapshot faults have fired.
  */
 public final class CombinedRun {
 
@@ -35,6 +36,7 @@ public final class CombinedRun {
     private final RunFlow flow;
     private final FaultInjector processes;
     private final List<FaultThread> services = new ArrayList<>();
+    private final SnapshotHold hold;
 
     /**
      * @param settings  the run, its {@link RunSettings#plan()} being the process faults
@@ -48,10 +50,11 @@ public final class CombinedRun {
         this.flow = new RunFlow(environment, settings, this.log);
         this.processes = new FaultInjector(settings.plan(), environment.storage(), environment.source(),
             settings.seed(), this.log);
+        this.hold = new SnapshotHold(this.scenarios.size(), this.log);
         for (int i = 0; i < this.scenarios.size(); i++) {
             InfraScenario scenario = this.scenarios.get(i);
             String tag = scenario.name();
-            services.add(new FaultThread(scenario, environment.storage(), environment.directory(),
+            services.add(new FaultThread(scenario, hold, environment.storage(), environment.directory(),
                 settings.seed() * 1_000_003L + i + 1, line -> this.log.accept("[" + tag + "] " + line)));
         }
     }
@@ -68,7 +71,8 @@ public final class CombinedRun {
         List<RunFaults> parts = new ArrayList<>();
         parts.add(processes);
         parts.addAll(services);
-        try {
+        parts.add(hold);
+        try (hold) {
             RunOutcome outcome = flow.execute(new CombinedFaults(parts));
             CombinedReport report = report(outcome);
             log.accept(report.run().summary());

@@ -31,19 +31,23 @@ public final class FaultContext {
     private final Random random;
     private final Consumer<String> log;
     private final Runnable tick;
+    private final SnapshotHold hold;
+    private final Runnable snapshotFaultsOver;
     private final long startNanos = System.nanoTime();
     private final List<InfraFault> injected = new ArrayList<>();
     private volatile boolean stopping;
     private volatile Phase lastPhase = Phase.SNAPSHOT;
 
     FaultContext(ProcessPipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
-                 Runnable tick) {
+                 Runnable tick, SnapshotHold hold, Runnable snapshotFaultsOver) {
         this.pipeline = pipeline;
         this.storage = storage;
         this.directory = directory;
         this.random = new Random(seed * 17 + 3);
         this.log = log;
         this.tick = tick;
+        this.hold = hold;
+        this.snapshotFaultsOver = snapshotFaultsOver;
     }
 
     public ProcessPipeline pipeline() {
@@ -91,20 +95,27 @@ public final class FaultContext {
     }
 
     /**
-     * Waits until a group is deployed and PROCESSING (its snapshot runs), then {@code delay} more.
+     * Waits until a group is deployed and PROCESSING (its snapshot runs), engages the run's {@link SnapshotHold}, then
+     * waits {@code delay} more.
      *
      * @return false if the run stops first
      */
     public boolean awaitSnapshotRunning(Duration delay) {
-        return awaitGroup(GroupState.PROCESSING) && pause(delay);
+        if (!awaitGroup(GroupState.PROCESSING)) {
+            return false;
+        }
+        hold.engage();
+        return pause(delay);
     }
 
     /**
-     * Waits until the newest group is ACTIVE (streaming), then {@code delay} more.
+     * Waits until the newest group is ACTIVE (streaming), then {@code delay} more. The scenario's snapshot faults
+     * are over: the run's {@link SnapshotHold} no longer waits for them.
      *
      * @return false if the run stops first
      */
     public boolean awaitStreaming(Duration delay) {
+        snapshotFaultsOver.run();
         return awaitGroup(GroupState.ACTIVE) && pause(delay);
     }
 

@@ -8,12 +8,14 @@ import io.tributary.postgres.PgEndpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * Service faults of a run: runs a scenario's {@link InfraScenario#inject} on its own thread, then keeps watching
  * for crashed processes until {@link #stop}, which tells the scenario to end and waits up to three minutes for it
- * (its services come back first).
+ * (its services come back first). Once the scenario waits for streaming or returns, its snapshot faults are over
+ * and it releases the run's {@link SnapshotHold} (once).
  */
 final class FaultThread implements RunFaults {
 
@@ -25,10 +27,13 @@ final class FaultThread implements RunFaults {
     private final long seed;
     private final Consumer<String> log;
     private final Thread thread;
+    private final SnapshotHold hold;
+    private final Runnable release;
     private volatile FaultContext context;
     private volatile Exception failure;
 
-    FaultThread(InfraScenario scenario, PgEndpoint storage, Path directory, long seed, Consumer<String> log) {
+    FaultThread(InfraScenario scenario, SnapshotHold hold, PgEndpoint storage, Path directory, long seed,
+                Consumer<String> log) {
         this.scenario = scenario;
         this.storage = storage;
         this.directory = directory;
@@ -36,6 +41,13 @@ final class FaultThread implements RunFaults {
         this.log = log;
         this.thread = new Thread(this::run, "chaos-infra-faults");
         this.thread.setDaemon(true);
+        this.hold = hold;
+        AtomicBoolean released = new AtomicBoolean();
+        this.release = () -> {
+            if (released.compareAndSet(false, true)) {
+                hold.release();
+            }
+        };
     }
 
     @Override
@@ -45,7 +57,7 @@ final class FaultThread implements RunFaults {
 
     @Override
     public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
-        context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed);
+        context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed, hold, release);
         thread.start();
     }
 
@@ -56,6 +68,7 @@ final class FaultThread implements RunFaults {
             failure = e;
             context.log("scenario " + scenario.name() + " failed: " + e);
         }
+        release.run();
         while (!context.stopping()) {
             context.pause(Duration.ofSeconds(1));
         }

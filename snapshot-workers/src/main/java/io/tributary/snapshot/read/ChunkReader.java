@@ -2,7 +2,6 @@ package io.tributary.snapshot.read;
 
 import io.tributary.snapshot.publish.ChunkPublication;
 import io.tributary.snapshot.publish.ChunkPublisher;
-import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.TableSchema;
 import io.tributary.source.encoding.EncodedRow;
 import io.tributary.source.encoding.JdbcRowEncoder;
@@ -83,7 +82,7 @@ public final class ChunkReader {
             Connection connection = session.connection();
             try {
                 PgSnapshot snapshot = PgSnapshot.parse(scalar(connection, "SELECT pg_current_snapshot()::text"));
-                TableSchema schema = new SourceCatalog(connection).describe(task.table());
+                TableSchema schema = session.describe(task.table());
                 JdbcRowEncoder encoder = JdbcRowEncoder.forTable(schema);
                 RangeQuery query = RangeQuery.of(schema, encoder.selectList(), task.range());
                 publication = publisher.begin(task, snapshot);

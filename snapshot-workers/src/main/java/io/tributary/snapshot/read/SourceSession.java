@@ -3,6 +3,9 @@ package io.tributary.snapshot.read;
 import io.tributary.postgres.LazyConnection;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.snapshot.ReadSettings;
+import io.tributary.source.catalog.SourceCatalog;
+import io.tributary.source.catalog.TableSchema;
+import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -47,6 +50,27 @@ public final class SourceSession implements AutoCloseable {
     /** The open connection, connecting first if there is none. */
     public Connection connection() throws SQLException {
         return connection.get();
+    }
+
+    /**
+     * Describes {@code table} ({@link SourceCatalog#describe}) in the current transaction, its catalog queries
+     * planned generically: they run once per chunk with the same text on this connection, so once pgjdbc prepares
+     * them on the server they are planned once per connection, not once per chunk (with one small chunk per table,
+     * planning the four catalog queries cost the source more than the rest of the chunk's read). The session's plan
+     * mode is back to the default before this returns, so the chunk's own range query is planned as always; if it
+     * throws, the caller's rollback of the transaction undoes the setting.
+     *
+     * @throws SQLException                                    if the source failed
+     * @throws io.tributary.source.catalog.SourceSchemaException if the table cannot be replicated as it is
+     */
+    public TableSchema describe(TableId table) throws SQLException {
+        Connection c = connection.get();
+        try (Statement s = c.createStatement()) {
+            s.execute("SET plan_cache_mode = force_generic_plan");
+            TableSchema schema = new SourceCatalog(c).describe(table);
+            s.execute("RESET plan_cache_mode");
+            return schema;
+        }
     }
 
     /** Ends the current transaction, if any, without effect (reads only). */
