@@ -1,25 +1,32 @@
-// Times one fresh PowerSync client (@powersync/node 1.1.0 with the pure-JS SQLite of @powersync/adapter-sql-js,
-// an in-memory database) for the bench's scenario I. One measurement per process, so every one starts from an
-// empty database:
+// Times one fresh PowerSync client (@powersync/node 1.1.0) for the bench's scenario I. One measurement per process,
+// so every one starts from an empty database. The client's SQLite is native (better-sqlite3 12.9.0, a database file
+// in a fresh directory, the SDK's default for Node) or, with "sqlite": "sql-js", the pure-JS SQLite of
+// @powersync/adapter-sql-js (an in-memory database):
 //
-//   node initial-sync.mjs '{"mode": "sync", "endpoint": URL, "token": JWT, "table": T, "columns": [..], "timeoutMs": N}'
+//   node initial-sync.mjs '{"mode": "sync", "sqlite": S, "endpoint": URL, "token": JWT, "table": T, "columns": [..],
+//                           "timeoutMs": N}'
 //       connect() to the first complete checkpoint applied in the database (waitForFirstSync)
-//   node initial-sync.mjs '{"mode": "dump", "dumpUrl": URL, "table": T, "columns": [..], "timeoutMs": N}'
+//   node initial-sync.mjs '{"mode": "dump", "sqlite": S, "dumpUrl": URL, "table": T, "columns": [..], "timeoutMs": N}'
 //       the dump ceiling: GET an NDJSON file of the live rows ({"id": ..., "data": "<row JSON>"} a line) and insert
 //       them into the same table the sync fills (ps_data__T: id, data), in one transaction
 //
 // Prints one JSON line on stdout: {"mode", "seconds", "rows", "cpuSeconds"} (seconds of the timed part; rows then in
-// the table; the process's CPU over the timed part). Diagnostics go to stderr.
+// the table; the process's CPU over the timed part, worker threads included). Diagnostics go to stderr.
 
 const SYNC_LOG_LEVEL = Number(process.env.TRIBUTARY_CLIENT_LOG_LEVEL ?? 40);
 const args = JSON.parse(process.argv[2]);
 
+const sqlJs = args.sqlite === 'sql-js';
 // The SQL.js bundle takes itself for a browser only while process.type says so; as a Node module it would load the
 // Node file system bindings it does not ship. It reads the flag while the database initialises.
-process.type = 'renderer';
+if (sqlJs) {
+  process.type = 'renderer';
+}
 const { PowerSyncDatabase } = await import('@powersync/node');
 const { Schema, Table, column, SyncStreamConnectionMethod } = await import('@powersync/common');
-const { SQLJSOpenFactory } = await import('@powersync/adapter-sql-js');
+const fs = await import('node:fs/promises');
+const os = await import('node:os');
+const path = await import('node:path');
 
 const logger = {
   log(record) {
@@ -41,11 +48,14 @@ function withTimeout(promise, timeoutMs, what) {
 const schema = new Schema({
   [args.table]: new Table(Object.fromEntries(args.columns.map((c) => [c, column.text])))
 });
-const database = new PowerSyncDatabase({
-  schema,
-  factory: new SQLJSOpenFactory({ dbFilename: 'bench.db', logger }),
-  logger
-});
+const directory = sqlJs ? null : await fs.mkdtemp(path.join(os.tmpdir(), 'tributary-initial-sync-'));
+const database = sqlJs
+  ? new PowerSyncDatabase({
+      schema,
+      factory: new (await import('@powersync/adapter-sql-js')).SQLJSOpenFactory({ dbFilename: 'bench.db', logger }),
+      logger
+    })
+  : new PowerSyncDatabase({ schema, database: { dbFilename: 'bench.db', dbLocation: directory }, logger });
 await database.init();
 delete process.type;
 
@@ -102,4 +112,7 @@ process.stdout.write(JSON.stringify({
 }) + '\n');
 await database.disconnect();
 await database.close();
+if (directory != null) {
+  await fs.rm(directory, { recursive: true, force: true });
+}
 process.exit(0);

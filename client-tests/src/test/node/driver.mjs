@@ -6,9 +6,10 @@
 //
 // Commands:
 //   open       {tables: {name: [column, ...]}}        opens an in-memory database whose tables are text columns
-//   connect    {endpoint, tokens: [jwt, ...], uploadUrl?, retryDelayMs?}
+//   connect    {endpoint, tokens: [jwt, ...], uploadUrl?, retryDelayMs?, params?}
 //                                                     connects over HTTP streaming; the connector hands out the
-//                                                     tokens in order, then keeps the last one
+//                                                     tokens in order, then keeps the last one; params are the
+//                                                     client parameters (request.parameters())
 //   setTokens  {tokens: [jwt, ...]}                   the tokens the connector hands out from the next fetch on
 //   waitForSync {priority?, timeoutMs}                waits for the first complete sync (of that priority)
 //   status     {}                                     the sync status and the connector's counters
@@ -147,14 +148,15 @@ const commands = {
     return null;
   },
 
-  async connect({ endpoint, tokens, uploadUrl, retryDelayMs }) {
+  async connect({ endpoint, tokens, uploadUrl, retryDelayMs, params }) {
     connector.endpoint = endpoint;
     connector.tokens = [...tokens];
     connector.uploadUrl = uploadUrl ?? null;
     await requireDatabase().connect(connector, {
       connectionMethod: SyncStreamConnectionMethod.HTTP,
       retryDelayMs: retryDelayMs ?? 200,
-      crudUploadThrottleMs: 50
+      crudUploadThrottleMs: 50,
+      params: params ?? undefined
     });
     return null;
   },

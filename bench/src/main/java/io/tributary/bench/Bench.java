@@ -171,6 +171,11 @@ public final class Bench implements Callable<Integer> {
             + " (default ${DEFAULT-VALUE})")
     private String initialLoad;
 
+    @Option(names = "--initial-client", defaultValue = "native",
+        description = "the SQLite of I's client: native (better-sqlite3, built from source by npm ci when no"
+            + " prebuilt binary is reachable) or sql-js (SQLite compiled to JavaScript) (default ${DEFAULT-VALUE})")
+    private String initialClient;
+
     @Option(names = "--tpcb-accounts", defaultValue = "300000",
         description = "accounts of T's TPC-B tables (a branch per 100,000, 10 tellers per branch;"
             + " default ${DEFAULT-VALUE})")
@@ -315,7 +320,7 @@ public final class Bench implements Callable<Integer> {
         }
         if (selected.contains(Scenario.INITIAL_SYNC)) {
             InitialSync.run(ctx, rulesV1, initialSizes.stream().map(InitialSync.Size::parse).toList(),
-                InitialSync.Load.parse(initialLoad));
+                InitialSync.Load.parse(initialLoad), initialClient);
         }
     }
 

@@ -90,6 +90,15 @@ public final class ServingPipeline implements AutoCloseable {
 
     /** Loads the sample, deploys {@link #RULES}, starts every role and waits for the first checkpoint. */
     public static ServingPipeline start(TestServices services, Path dir) throws Exception {
+        return start(services, dir, RULES);
+    }
+
+    /**
+     * Loads the sample, runs {@code sourceSql} (statements) in the source, deploys {@code rules}, starts every role
+     * and waits for the first checkpoint.
+     */
+    public static ServingPipeline start(TestServices services, Path dir, String rules, String... sourceSql)
+        throws Exception {
         PostgresDatabase source = services.newDatabase();
         PostgresDatabase storage = services.newDatabase();
         try (Connection c = source.connect()) {
@@ -97,13 +106,16 @@ public final class ServingPipeline implements AutoCloseable {
             // Lists shared with users other than their owner: the parameter query of shared_todos reads it.
             c.createStatement().execute("CREATE TABLE public.list_members (id bigint PRIMARY KEY,"
                 + " list_id bigint NOT NULL, user_id uuid NOT NULL)");
+            for (String sql : sourceSql) {
+                c.createStatement().execute(sql);
+            }
         }
         TestTokens tokens = TestTokens.newKey("client-tests", AUDIENCE);
         Path configFile = writeConfig(dir, services, source, storage, tokens);
         TributaryConfig config = ConfigLoader.load(Optional.of(configFile), Map.of());
         try (Connection c = storage.connect()) {
             Migrations.migrate(c);
-            Deployments.deploy(c, RULES);
+            Deployments.deploy(c, rules);
         }
         Environment environment = Environment.start(config, StartupWait.NONE);
         Pipeline pipeline;

@@ -82,14 +82,14 @@ public final class InitialSync {
     static final String DUMP = "I3 dump ceiling: the live rows as one NDJSON file";
     private static final String USER = "big";
     private static final String AUDIENCE = "tributary-bench";
-    private static final String CLIENT = "@powersync/node 1.1.0 on the pure-JS SQLite (in memory)";
 
     private InitialSync() {
     }
 
-    /** Runs every size and adds its three rows. */
-    public static void run(BenchContext ctx, Path rules, List<Size> sizes, Load load) {
-        NodeClient client = NodeClient.install("items", List.of("owner", "title", "body", "n", "updated_at"));
+    /** Runs every size and adds its three rows; the client's SQLite is {@code sqlite} ({@code --initial-client}). */
+    public static void run(BenchContext ctx, Path rules, List<Size> sizes, Load load, String sqlite) {
+        NodeClient client = NodeClient.install(NodeClient.Sqlite.parse(sqlite), "items",
+            List.of("owner", "title", "body", "n", "updated_at"));
         for (Size size : sizes) {
             try {
                 size(ctx, rules, client, size, load);
@@ -166,7 +166,7 @@ public final class InitialSync {
                 dump = timed(ctx, api, () -> client.dump(server.url(), ctx.timeout(),
                     ctx.work().resolve(name + "-dump.log")));
             }
-            String shape = String.format(Locale.ROOT, "%s, %s", configuration, CLIENT);
+            String shape = String.format(Locale.ROOT, "%s, %s", configuration, client.describe());
             record(ctx, UNCOMPACTED, shape, size, uncompacted, opsBefore, dump, loaded.how());
             record(ctx, COMPACTED, shape, size, compacted, opsAfter, dump, String.format(Locale.ROOT,
                 "compaction pass %.1f s (%,d ops moved, %,d cleared, %,d -> %,d ops); ", compactSeconds,

@@ -14,16 +14,49 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The real PowerSync client of scenario I: {@code bench/src/main/node/initial-sync.mjs} ({@code @powersync/node}
- * 1.1.0 with {@code @powersync/common} 2.3.0 on the pure-JS SQLite adapter), installed by {@code npm ci} from the
- * committed lock into {@code bench/target/node}. Each measurement is a fresh Node process with an empty in-memory
- * database. Not thread-safe.
+ * 1.1.0 with {@code @powersync/common} 2.3.0) on a native SQLite ({@code better-sqlite3} 12.9.0, built from source
+ * by {@code npm ci} where no prebuilt binary is at hand) or the pure-JS one, installed by {@code npm ci} from the
+ * committed lock into {@code bench/target/node}. Each measurement is a fresh Node process with an empty database.
+ * Not thread-safe.
  */
 final class NodeClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SCRIPT = "initial-sync.mjs";
 
+    /** The client's SQLite. */
+    enum Sqlite {
+        /** {@code better-sqlite3}, the SDK's default on Node: a database file in a fresh temporary directory. */
+        NATIVE("native", "better-sqlite3 12.9.0, a database file"),
+        /** {@code @powersync/adapter-sql-js}: SQLite compiled to JavaScript, an in-memory database. */
+        SQL_JS("sql-js", "the pure-JS SQLite (in memory)");
+
+        private final String name;
+        private final String description;
+
+        Sqlite(String name, String description) {
+            this.name = name;
+            this.description = description;
+        }
+
+        /** {@code native} or {@code sql-js}, as {@code --initial-client} takes it. */
+        static Sqlite parse(String text) {
+            for (Sqlite sqlite : values()) {
+                if (sqlite.name.equals(text.trim())) {
+                    return sqlite;
+                }
+            }
+            throw new IllegalArgumentException("--initial-client is native or sql-js, not " + text);
+        }
+
+        /** What the client is, for the results. */
+        String describe() {
+            return "@powersync/node 1.1.0 on " + description;
+        }
+    }
+
     private final NodeProject project;
+    private final Sqlite sqlite;
     private final String table;
     private final List<String> columns;
 
@@ -38,19 +71,25 @@ final class NodeClient {
     record Result(double seconds, long rows, double cpuSeconds) {
     }
 
-    private NodeClient(NodeProject project, String table, List<String> columns) {
+    private NodeClient(NodeProject project, Sqlite sqlite, String table, List<String> columns) {
         this.project = project;
+        this.sqlite = sqlite;
         this.table = table;
         this.columns = List.copyOf(columns);
     }
 
     /**
      * The client, its Node project installed if it is not yet (the bench runs from the repository's root), syncing
-     * rows of {@code table} with text {@code columns} (besides {@code id}).
+     * rows of {@code table} with text {@code columns} (besides {@code id}) into {@code sqlite}.
      */
-    static NodeClient install(String table, List<String> columns) {
+    static NodeClient install(Sqlite sqlite, String table, List<String> columns) {
         return new NodeClient(NodeProject.installed(Path.of("bench", "src", "main", "node"),
-            Path.of("bench", "target", "node"), List.of(SCRIPT)), table, columns);
+            Path.of("bench", "target", "node"), List.of(SCRIPT)), sqlite, table, columns);
+    }
+
+    /** What the client is, for the results. */
+    String describe() {
+        return sqlite.describe();
     }
 
     /** A fresh client's initial sync from {@code endpoint} with {@code token}; its log goes to {@code log}. */
@@ -71,6 +110,7 @@ final class NodeClient {
     private ObjectNode arguments(String mode, Duration timeout) {
         ObjectNode args = JSON.createObjectNode();
         args.put("mode", mode);
+        args.put("sqlite", sqlite.name);
         args.put("table", table);
         columns.forEach(args.putArray("columns")::add);
         args.put("timeoutMs", timeout.toMillis());

@@ -101,8 +101,17 @@ public final class SyncClient implements AutoCloseable {
      * @param uploadUrl where the connector posts local writes
      */
     public void connect(String endpoint, List<String> tokens, String uploadUrl) {
+        connect(endpoint, tokens, uploadUrl, JSON.createObjectNode());
+    }
+
+    /**
+     * Connects as {@link #connect(String, List, String)} does, with client parameters (what the sync rules read as
+     * {@code request.parameters()}).
+     */
+    public void connect(String endpoint, List<String> tokens, String uploadUrl, ObjectNode params) {
         ObjectNode arguments = JSON.createObjectNode().put("endpoint", endpoint).put("uploadUrl", uploadUrl);
         tokens.forEach(arguments.putArray("tokens")::add);
+        arguments.set("params", params);
         send("connect", arguments, COMMAND_TIMEOUT);
     }
 

@@ -8,8 +8,9 @@ import java.util.Objects;
  *
  * @param interval how often {@code run} compacts every ACTIVE group; zero = never in the background
  * @param batchOps ops read per page, rewritten per statement and folded per transaction, &gt; 0
+ * @param passOps  most bucket ops one background pass of a group reads, &gt; 0; the next pass goes on from there
  */
-public record CompactionConfig(Duration interval, int batchOps) {
+public record CompactionConfig(Duration interval, int batchOps, int passOps) {
 
     public CompactionConfig {
         Objects.requireNonNull(interval, "interval");
@@ -18,6 +19,9 @@ public record CompactionConfig(Duration interval, int batchOps) {
         }
         if (batchOps <= 0) {
             throw new IllegalArgumentException("Compaction batch is > 0 ops: " + batchOps);
+        }
+        if (passOps <= 0) {
+            throw new IllegalArgumentException("Compaction passes read > 0 ops: " + passOps);
         }
     }
 

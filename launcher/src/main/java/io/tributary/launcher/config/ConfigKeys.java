@@ -69,6 +69,9 @@ final class ConfigKeys {
     static final ConfigKey COMPACTION_BATCH_OPS = integer("compaction.batch_ops", 5_000, Rule.positive(),
         "ops (and parameter lookup versions) compaction reads per page, rewrites per statement and folds per "
             + "transaction");
+    static final ConfigKey COMPACTION_PASS_OPS = integer("compaction.pass_ops", 1_000_000, Rule.positive(),
+        "most bucket ops one background compaction pass of a group reads; the next pass goes on where it stopped "
+            + "(`tributary compact` visits every bucket once)");
 
     static final ConfigKey API_PORT = integer("api.port", 8080, Rule.port(),
         "port of the sync API (POST /sync/stream, GET /write-checkpoint2.json); 0 = off");
@@ -95,8 +98,8 @@ final class ConfigKeys {
         KAFKA_ROWS_TOMBSTONE_RETENTION, EMBEDDED_DATA_DIR, SYNC_RULES,
         WORKERS_PER_PROCESS, SNAPSHOT_CHUNK_ROWS, SNAPSHOT_MAX_READS, SOURCE_SOCKET_TIMEOUT, SLOT_NAME,
         SLOT_WAL_WARNING_MB, PUBLICATION_NAME, WRITER_BATCH_ROWS, STARTUP_WAIT, METRICS_PORT, COMPACTION_INTERVAL,
-        COMPACTION_BATCH_OPS, API_PORT, API_HOST, API_MAX_STREAMS, API_STORAGE_CONNECTIONS, API_ACCEPT_QUEUE,
-        CLIENT_AUTH_JWKS_URI,
+        COMPACTION_BATCH_OPS, COMPACTION_PASS_OPS, API_PORT, API_HOST, API_MAX_STREAMS, API_STORAGE_CONNECTIONS,
+        API_ACCEPT_QUEUE, CLIENT_AUTH_JWKS_URI,
         CLIENT_AUTH_JWKS_KEYS, CLIENT_AUTH_AUDIENCE,
         CLIENT_AUTH_MAX_LIFETIME);
 

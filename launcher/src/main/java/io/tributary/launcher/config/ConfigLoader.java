@@ -131,7 +131,7 @@ public final class ConfigLoader {
             string(values, ConfigKeys.EMBEDDED_DATA_DIR).map(base::resolve).orElse(base.resolve(DEFAULT_DATA_DIR))
                 .normalize(),
             api(values), new CompactionConfig(Duration.ofSeconds(integer(values, ConfigKeys.COMPACTION_INTERVAL)),
-                integer(values, ConfigKeys.COMPACTION_BATCH_OPS)));
+                integer(values, ConfigKeys.COMPACTION_BATCH_OPS), integer(values, ConfigKeys.COMPACTION_PASS_OPS)));
     }
 
     private static ApiConfig api(Map<ConfigKey, Object> values) {

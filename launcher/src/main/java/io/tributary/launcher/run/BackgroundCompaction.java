@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Compacts the bucket storage of every ACTIVE group every {@code compaction.interval_seconds}, on one thread of
- * the storage role. Processes compacting the same group take turns (the compactor's advisory lock); a pass that
- * fails is logged and the next interval tries again.
+ * the storage role, each pass reading at most {@code compaction.pass_ops} ops of a group and the next going on
+ * where it stopped (one compactor for the process's life, so a bucket it stopped inside is resumed, not
+ * restarted). Processes compacting the same group take turns (the compactor's advisory lock); a pass that fails is
+ * logged and the next interval tries again.
  */
 final class BackgroundCompaction implements AutoCloseable {
 
@@ -34,7 +36,7 @@ final class BackgroundCompaction implements AutoCloseable {
 
     private BackgroundCompaction(JdbcEndpoint storage, CompactionConfig config) {
         this.storage = storage;
-        this.compactor = BucketCompactor.ofBatch(config.batchOps());
+        this.compactor = BucketCompactor.ofBatch(config.batchOps()).boundedTo(config.passOps());
     }
 
     /** Starts compacting every {@code config.interval()}, the first time one interval from now. */

@@ -44,7 +44,7 @@ class BackgroundCompactionIT {
         JdbcEndpoint endpoint = new JdbcEndpoint(storage.jdbcUrl(), storage.user(), new Secret(storage.password()));
 
         try (BackgroundCompaction compaction = BackgroundCompaction.start(endpoint,
-            new CompactionConfig(Duration.ofMillis(200), 3))) {
+            new CompactionConfig(Duration.ofMillis(200), 3, 1_000_000))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> ops(storage, active) == 2);
         }
 
