@@ -18,13 +18,17 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-/** A sync stream read the way a client reads it: POST, then NDJSON lines, parsed, on a reader thread. */
+/**
+ * A sync stream read the way a client reads it: POST, then NDJSON lines (or, asked for with {@code Accept}, BSON
+ * documents), each parsed into the same JSON tree, on a reader thread.
+ */
 final class SyncClient implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     final int status;
+    final String contentType;
     private final InputStream body;
     private final BlockingQueue<JsonNode> lines = new LinkedBlockingQueue<>();
     private final Thread reader;
@@ -33,18 +37,28 @@ final class SyncClient implements AutoCloseable {
 
     private SyncClient(HttpResponse<InputStream> response) {
         this.status = response.statusCode();
+        this.contentType = response.headers().firstValue("Content-Type").orElse("");
         this.body = response.body();
-        this.reader = new Thread(this::read, "sync-client");
+        this.reader = new Thread(contentType.equals(BsonDocuments.CONTENT_TYPE) ? this::readBson : this::read,
+            "sync-client");
         this.reader.setDaemon(true);
         this.reader.start();
     }
 
     static SyncClient open(URI uri, String authorization, String requestJson) throws Exception {
+        return open(uri, authorization, requestJson, null);
+    }
+
+    /** Opens a stream whose request sends {@code accept} as its {@code Accept} header (none when null). */
+    static SyncClient open(URI uri, String authorization, String requestJson, String accept) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(requestJson));
         if (authorization != null) {
             request.header("Authorization", authorization);
+        }
+        if (accept != null) {
+            request.header("Accept", accept);
         }
         return new SyncClient(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
     }
@@ -54,6 +68,18 @@ final class SyncClient implements AutoCloseable {
             String line;
             while ((line = in.readLine()) != null) {
                 lines.add(JSON.readTree(line));
+            }
+        } catch (Exception e) {
+            failure = e;
+        } finally {
+            ended = true;
+        }
+    }
+
+    private void readBson() {
+        try (InputStream in = body) {
+            for (JsonNode document = BsonDocuments.next(in); document != null; document = BsonDocuments.next(in)) {
+                lines.add(document);
             }
         } catch (Exception e) {
             failure = e;

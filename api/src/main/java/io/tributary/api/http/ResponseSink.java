@@ -19,7 +19,8 @@ import org.eclipse.jetty.util.Callback;
  * stream prepares its next lines (reads storage, encodes) while the network takes the previous ones, and a write
  * waits for the one before it. A write still waiting after the write timeout means the client took less than
  * {@link #WRITE_BYTES} in that time, too slow: {@link SlowClientException}, and the caller aborts the response, so
- * the server holds at most one write in flight, one gathering buffer and the socket buffers per stream.
+ * the server holds at most one write in flight, one gathering buffer and the socket buffers per stream. The gathering
+ * buffer is given back at each {@link #flush()} (a stream flushes before it waits), so an idle stream holds none.
  *
  * <p>Not thread-safe: one stream's thread.
  */
@@ -32,7 +33,7 @@ final class ResponseSink implements LineSink {
 
     private final Response response;
     private final Duration writeTimeout;
-    private final byte[] gathered = new byte[GATHER_BYTES];
+    private byte[] gathered;
     private int gatheredBytes;
     private Callback.Completable inFlight;
 
@@ -43,12 +44,15 @@ final class ResponseSink implements LineSink {
 
     @Override
     public void write(byte[] line) throws IOException {
+        if (gathered == null) {
+            gathered = new byte[GATHER_BYTES];
+        }
         if (gatheredBytes + line.length <= GATHER_BYTES) {
             System.arraycopy(line, 0, gathered, gatheredBytes, line.length);
             gatheredBytes += line.length;
             return;
         }
-        flush();
+        sendGathered();
         if (line.length < GATHER_BYTES) {
             System.arraycopy(line, 0, gathered, 0, line.length);
             gatheredBytes = line.length;
@@ -57,8 +61,14 @@ final class ResponseSink implements LineSink {
         }
     }
 
+    /** Sends what is gathered and gives the gathering buffer back until the next write. */
     @Override
     public void flush() throws IOException {
+        sendGathered();
+        gathered = null;
+    }
+
+    private void sendGathered() throws IOException {
         if (gatheredBytes > 0) {
             byte[] bytes = Arrays.copyOf(gathered, gatheredBytes);
             gatheredBytes = 0;

@@ -6,6 +6,7 @@ import io.tributary.api.auth.VerifiedToken;
 import io.tributary.api.protocol.ProtocolException;
 import io.tributary.api.protocol.SyncRequest;
 import io.tributary.api.stream.CheckpointWatcher;
+import io.tributary.api.stream.LineSink;
 import io.tributary.api.stream.SlowClientException;
 import io.tributary.api.stream.StoragePool;
 import io.tributary.api.stream.StreamCounters;
@@ -28,9 +29,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /sync/stream}: verifies the token, parses the request and runs a {@link SyncSession} on the request's
- * thread, writing NDJSON lines. Failures before the first line are JSON errors (401 bad token, 400 bad request,
- * among them {@code streams} that name a stream the served rules do not define, 503 too many streams); later ones
- * end the stream (the client reconnects and resumes).
+ * thread, writing NDJSON lines, or BSON documents when the request's {@code Accept} header prefers them
+ * ({@link ResponseFormat}; a BSON stream always carries each row as its JSON text, as {@code raw_data} asks, the only
+ * form the clients that read BSON take). Failures before the first line are JSON errors (401 bad token, 400 bad
+ * request, among them {@code streams} that name a stream the served rules do not define, 503 too many streams);
+ * later ones end the stream (the client reconnects and resumes).
  *
  * <p>Thread-safe.
  */
@@ -76,9 +79,11 @@ final class SyncStreamRoute {
     void handle(Request request, Response response, Callback callback) throws IOException {
         VerifiedToken token;
         final SyncRequest sync;
+        ResponseFormat format = ResponseFormat.negotiate(request.getHeaders().get(HttpHeader.ACCEPT));
         try {
             token = verifier.verify(request.getHeaders().get(HttpHeader.AUTHORIZATION));
-            sync = SyncRequest.parse(body(request));
+            SyncRequest parsed = SyncRequest.parse(body(request));
+            sync = format == ResponseFormat.BSON ? parsed.withRawData() : parsed;
             Optional<String> unserved = watcher.current()
                 .flatMap(served -> sync.streams().problemWith(served.group().rules().definitionNames()));
             if (unserved.isPresent()) {
@@ -98,10 +103,11 @@ final class SyncStreamRoute {
         }
         try {
             response.setStatus(200);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
             ResponseSink sink = new ResponseSink(response, settings.writeTimeout());
-            new SyncSession(watcher, pool, settings, clock, token, sync, sink, counters).run();
+            LineSink lines = format == ResponseFormat.BSON ? new BsonSink(sink) : sink;
+            new SyncSession(watcher, pool, settings, clock, token, sync, lines, counters).run();
             sink.drain();
             response.write(true, null, callback);
         } catch (SlowClientException e) {

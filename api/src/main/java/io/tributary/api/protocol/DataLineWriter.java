@@ -40,6 +40,15 @@ public final class DataLineWriter {
         }
     }
 
+    /**
+     * Gives back the memory of the lines written so far (a stream waiting for its next checkpoint holds none); the
+     * next line allocates it again. A line not finished is dropped.
+     */
+    public void release() {
+        ops.release();
+        line.release();
+    }
+
     /** Starts the line of {@code bucket}'s ops after op id {@code after}; a line not finished is dropped. */
     public void start(String bucket, long after) {
         this.bucket = bucket;

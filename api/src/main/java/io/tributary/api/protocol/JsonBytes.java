@@ -24,12 +24,16 @@ public final class JsonBytes {
         ESCAPED['\\'] = true;
     }
 
+    private static final byte[] NONE = new byte[0];
+
+    private final int initialCapacity;
     private byte[] bytes;
     private int size;
 
     /** An empty buffer of {@code capacity} bytes to start with (it grows). */
     public JsonBytes(int capacity) {
-        this.bytes = new byte[Math.max(16, capacity)];
+        this.initialCapacity = Math.max(16, capacity);
+        this.bytes = new byte[initialCapacity];
     }
 
     /** The number of bytes written. */
@@ -40,6 +44,15 @@ public final class JsonBytes {
     /** Forgets what was written, keeping the capacity. */
     public void clear() {
         size = 0;
+    }
+
+    /**
+     * Forgets what was written and gives its memory back: the buffer holds nothing until the next write allocates
+     * the starting capacity again (for a buffer that waits idle for long).
+     */
+    public void release() {
+        size = 0;
+        bytes = NONE;
     }
 
     /** A copy of the bytes written. */
@@ -181,7 +194,7 @@ public final class JsonBytes {
 
     private void ensure(int more) {
         if (size + more > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            bytes = Arrays.copyOf(bytes, Math.max(initialCapacity, Math.max(bytes.length * 2, size + more)));
         }
     }
 }

@@ -38,6 +38,11 @@ public record SyncRequest(Map<String, Long> positions, boolean rawData, String c
         this(positions, rawData, clientId, parameters, StreamSelection.DEFAULTS);
     }
 
+    /** This request with each op's row sent as its JSON text ({@code raw_data: true}). */
+    public SyncRequest withRawData() {
+        return new SyncRequest(positions, true, clientId, parameters, streams);
+    }
+
     @Override
     public ObjectNode parameters() {
         return parameters.deepCopy();

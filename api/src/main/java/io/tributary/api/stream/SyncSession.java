@@ -120,6 +120,8 @@ public final class SyncSession {
                 return;
             }
             Duration wait = min(Duration.between(now, nextKeepalive), Duration.between(now, token.expiresAt()));
+            // An idle stream holds no line buffers: most of a process's streams wait most of the time.
+            lines.release();
             sink.flush();
             Optional<ServedCheckpoint> served = watcher.awaitNewer(seenVersion, wait);
             if (watcher.closed()) {

@@ -65,6 +65,21 @@ class DataLineWriterTest {
     }
 
     @Test
+    void aWriterThatGaveItsMemoryBackWritesTheSameLines() {
+        DataLineWriter writer = new DataLineWriter(true);
+        String row = "{\"v\":\"" + "x".repeat(20_000) + "\"}";
+        writer.start("b[]", 1);
+        writer.op(2, OpEntry.OpType.PUT, bytes("t"), bytes("1"), 9, bytes(row));
+        byte[] first = writer.finish(false);
+
+        writer.release();
+        writer.start("b[]", 1);
+        writer.op(2, OpEntry.OpType.PUT, bytes("t"), bytes("1"), 9, bytes(row));
+
+        assertThat(writer.finish(false)).isEqualTo(first);
+    }
+
+    @Test
     void numbersAndUuidsAreWrittenInFull() {
         JsonBytes out = new JsonBytes(1);
         out.number(0).ascii(' ').number(-42).ascii(' ').number(Long.MAX_VALUE).ascii(' ').number(Long.MIN_VALUE)

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.tributary.api.protocol.BsonLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,8 +33,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * An HTTP proxy between a client and the sync API that records what passes and can rewrite one line of a sync
- * stream: each {@code POST /sync/stream} is recorded with its request body, response status and every NDJSON line
- * the client received (after rewriting); other requests are forwarded and recorded by path and status.
+ * stream: each {@code POST /sync/stream} is recorded with its request body, response status and every line the
+ * client received (after rewriting), as NDJSON text also when the stream is BSON (the PowerSync clients ask for BSON;
+ * a rewritten BSON document is encoded again); other requests are forwarded and recorded by path and status.
  *
  * <p>Responses are forwarded line by line as they arrive, so the client sees checkpoints as live as without the
  * proxy. Thread-safe; listens on an ephemeral port of the loopback interface.
@@ -48,8 +50,8 @@ public final class SyncProxy implements AutoCloseable {
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host",
         "upgrade", "transfer-encoding", "accept-encoding");
 
-    /** One sync stream: what the client asked for, and what it received. */
-    public record Stream(JsonNode request, int status, List<String> lines) {
+    /** One sync stream: what the client asked for, and what it received (with the response's content type). */
+    public record Stream(JsonNode request, int status, String contentType, List<String> lines) {
 
         /** The received lines that are JSON objects with {@code key} at the top. */
         public List<JsonNode> linesWith(String key) {
@@ -77,13 +79,15 @@ public final class SyncProxy implements AutoCloseable {
     private final HttpClient upstream = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10)).build();
     private final URI target;
+    private final boolean ndjson;
     private final List<Stream> streams = new CopyOnWriteArrayList<>();
     private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
     private final AtomicReference<Optional<Rewrite>> nextRewrite = new AtomicReference<>(Optional.empty());
     private final AtomicReference<Optional<Hold>> hold = new AtomicReference<>(Optional.empty());
 
-    private SyncProxy(URI target) throws IOException {
+    private SyncProxy(URI target, boolean ndjson) throws IOException {
         this.target = target;
+        this.ndjson = ndjson;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(executor);
         server.createContext("/", this::handle);
@@ -92,8 +96,20 @@ public final class SyncProxy implements AutoCloseable {
 
     /** A proxy to the API at {@code target} (e.g. {@code http://localhost:8080}). */
     public static SyncProxy to(URI target) {
+        return start(target, false);
+    }
+
+    /**
+     * A proxy that asks the API for NDJSON streams whatever the client accepts (the PowerSync clients prefer BSON):
+     * it forwards a stream request without its {@code Accept} header.
+     */
+    public static SyncProxy toNdjson(URI target) {
+        return start(target, true);
+    }
+
+    private static SyncProxy start(URI target, boolean ndjson) {
         try {
-            return new SyncProxy(target);
+            return new SyncProxy(target, ndjson);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start the sync proxy", e);
         }
@@ -159,8 +175,10 @@ public final class SyncProxy implements AutoCloseable {
             HttpRequest.Builder request = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI().toString()))
                 .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofByteArray(body));
+            boolean stream = exchange.getRequestURI().getPath().equals("/sync/stream");
             exchange.getRequestHeaders().forEach((name, values) -> {
-                if (!RESTRICTED.contains(name.toLowerCase())) {
+                if (!RESTRICTED.contains(name.toLowerCase())
+                    && !(ndjson && stream && name.equalsIgnoreCase("accept"))) {
                     values.forEach(value -> request.header(name, value));
                 }
             });
@@ -180,7 +198,6 @@ public final class SyncProxy implements AutoCloseable {
                     exchange.getResponseHeaders().put(name, values);
                 }
             });
-            boolean stream = exchange.getRequestURI().getPath().equals("/sync/stream");
             if (!stream) {
                 try (InputStream in = response.body()) {
                     byte[] bytes = in.readAllBytes();
@@ -192,9 +209,15 @@ public final class SyncProxy implements AutoCloseable {
                 return;
             }
             List<String> lines = new CopyOnWriteArrayList<>();
-            streams.add(new Stream(parse(new String(body, StandardCharsets.UTF_8)), response.statusCode(), lines));
+            String contentType = response.headers().firstValue("content-type").orElse("");
+            streams.add(new Stream(parse(new String(body, StandardCharsets.UTF_8)), response.statusCode(),
+                contentType, lines));
             exchange.sendResponseHeaders(response.statusCode(), 0);
-            forwardLines(response.body(), exchange.getResponseBody(), lines);
+            if (contentType.equals(BsonStream.CONTENT_TYPE)) {
+                forwardDocuments(response.body(), exchange.getResponseBody(), lines);
+            } else {
+                forwardLines(response.body(), exchange.getResponseBody(), lines);
+            }
         }
     }
 
@@ -205,6 +228,21 @@ public final class SyncProxy implements AutoCloseable {
                 String sent = rewrite(line);
                 lines.add(sent);
                 to.write((sent + "\n").getBytes(StandardCharsets.UTF_8));
+                to.flush();
+                holdIfMatches(sent);
+            }
+        }
+    }
+
+    /** As {@link #forwardLines} for a BSON stream: each document is recorded as the JSON line it stands for. */
+    private void forwardDocuments(InputStream from, OutputStream to, List<String> lines) throws IOException {
+        try (InputStream in = from) {
+            for (byte[] document = BsonStream.next(in); document != null; document = BsonStream.next(in)) {
+                String line = BsonStream.json(document);
+                String sent = rewrite(line);
+                lines.add(sent);
+                to.write(sent.equals(line) ? document
+                    : BsonLines.document(sent.getBytes(StandardCharsets.UTF_8)));
                 to.flush();
                 holdIfMatches(sent);
             }
