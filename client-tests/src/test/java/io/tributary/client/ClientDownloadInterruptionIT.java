@@ -50,10 +50,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientDownloadInterruptionIT {
 
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(180);
-    private static final Map<String, List<String>> SCHEMA = Map.of(
-        "lists", List.of("owner_id", "name", "created_at"),
-        "todos", List.of("list_id", "owner_id", "description", "completed", "priority", "created_at"),
-        "users", List.of("name", "email"));
     private static final int TODOS = 12_000;
     private static final int TODO_BYTES = 1_000;
     private static final Duration HOLD_TIMEOUT = Duration.ofSeconds(25);
@@ -164,7 +160,7 @@ class ClientDownloadInterruptionIT {
     }
 
     private static SyncClient client(String name, int user) {
-        return SyncClient.start(name + "-user" + user, SCHEMA,
+        return SyncClient.start(name + "-user" + user, ServingPipeline.CLIENT_SCHEMA,
             Path.of(System.getProperty("client.logs", dir.resolve("clients").toString())));
     }
 

@@ -38,10 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
 class CompactionDuringSyncIT {
 
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(180);
-    private static final Map<String, List<String>> SCHEMA = Map.of(
-        "lists", List.of("owner_id", "name", "created_at"),
-        "todos", List.of("list_id", "owner_id", "description", "completed", "priority", "created_at"),
-        "users", List.of("name", "email"));
     private static final int USER = 5;
     private static final int TODOS = 1_500;
     /** Bytes per second from the api to the slow client: its first download takes tens of seconds. */
@@ -126,7 +122,7 @@ class CompactionDuringSyncIT {
     }
 
     private static SyncClient client(String name) {
-        return SyncClient.start(name + "-user" + USER, SCHEMA,
+        return SyncClient.start(name + "-user" + USER, ServingPipeline.CLIENT_SCHEMA,
             Path.of(System.getProperty("client.logs", dir.resolve("clients").toString())));
     }
 

@@ -46,10 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
 class PowerSyncClientIT {
 
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(90);
-    private static final Map<String, List<String>> SCHEMA = Map.of(
-        "users", List.of("name", "email"),
-        "lists", List.of("owner_id", "name", "created_at"),
-        "todos", List.of("list_id", "owner_id", "description", "completed", "priority", "created_at"));
 
     @TempDir
     static Path dir;
@@ -442,7 +438,7 @@ class PowerSyncClientIT {
     }
 
     private SyncClient client(String name, int n) {
-        SyncClient client = SyncClient.start(name + "-user" + n, SCHEMA,
+        SyncClient client = SyncClient.start(name + "-user" + n, ServingPipeline.CLIENT_SCHEMA,
             Path.of(System.getProperty("client.logs", dir.resolve("clients").toString())));
         opened.add(client);
         return client;

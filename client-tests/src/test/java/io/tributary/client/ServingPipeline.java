@@ -42,6 +42,11 @@ public final class ServingPipeline implements AutoCloseable {
 
     /** The sample, small: {@code USERS} users with 4 lists each and 10 todos per list. */
     public static final int USERS = 16;
+    /** The client's tables and their columns (besides {@code id}), as the sample's rules sync them. */
+    public static final Map<String, List<String>> CLIENT_SCHEMA = Map.of(
+        "users", List.of("name", "email"),
+        "lists", List.of("owner_id", "name", "created_at"),
+        "todos", List.of("list_id", "owner_id", "description", "completed", "priority", "created_at"));
     /** The audience tokens carry and the API accepts. */
     public static final String AUDIENCE = "tributary-client-tests";
     /**
