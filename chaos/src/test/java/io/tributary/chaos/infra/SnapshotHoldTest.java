@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.postgres.PgEndpoint;
+import io.tributary.testing.net.EchoServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +26,7 @@ class SnapshotHoldTest {
     @Test
     void delaysTheSourceFromEngagedUntilEveryHolderReleased() throws Exception {
         List<String> log = new ArrayList<>();
-        try (Echo echo = new Echo(); SnapshotHold hold = new SnapshotHold(2, log::add)) {
+        try (EchoServer echo = EchoServer.start(); SnapshotHold hold = new SnapshotHold(2, log::add)) {
             PgEndpoint source = hold.processSettings(settings(echo.port())).source();
             assertThat(source.port()).isNotEqualTo(echo.port());
             assertThat(roundTrip(source)).as("before the snapshot runs").isLessThan(SnapshotHold.HELD_LATENCY);
@@ -51,7 +47,7 @@ class SnapshotHoldTest {
 
     @Test
     void theEndOfTheFaultsLiftsItWhateverTheHolders() throws Exception {
-        try (Echo echo = new Echo(); SnapshotHold hold = new SnapshotHold(3, line -> { })) {
+        try (EchoServer echo = EchoServer.start(); SnapshotHold hold = new SnapshotHold(3, line -> { })) {
             PgEndpoint source = hold.processSettings(settings(echo.port())).source();
             hold.engage();
             hold.release();
@@ -75,57 +71,6 @@ class SnapshotHoldTest {
             socket.getOutputStream().flush();
             assertThat(socket.getInputStream().read()).isEqualTo(42);
             return Duration.ofNanos(System.nanoTime() - start);
-        }
-    }
-
-    /** A loopback server that echoes every byte, one thread per connection. */
-    private static final class Echo implements AutoCloseable {
-
-        private final ServerSocket server;
-
-        Echo() throws IOException {
-            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            Thread accept = new Thread(this::accept, "echo-accept");
-            accept.setDaemon(true);
-            accept.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        private void accept() {
-            while (!server.isClosed()) {
-                try {
-                    Socket socket = server.accept();
-                    Thread echo = new Thread(() -> echo(socket), "echo");
-                    echo.setDaemon(true);
-                    echo.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }
-
-        private static void echo(Socket socket) {
-            try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
-                int b;
-                while ((b = in.read()) >= 0) {
-                    out.write(b);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // the client closed the connection
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                server.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }

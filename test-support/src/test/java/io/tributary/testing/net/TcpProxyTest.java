@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,16 +19,13 @@ import org.junit.jupiter.api.Test;
 
 class TcpProxyTest {
 
-    private ServerSocket echoServer;
+    private EchoServer echoServer;
     private TcpProxy proxy;
 
     @BeforeEach
     void startEchoServerAndProxy() throws IOException {
-        echoServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(this::echoLoop, "echo-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
-        proxy = TcpProxy.start("127.0.0.1", echoServer.getLocalPort());
+        echoServer = EchoServer.start();
+        proxy = TcpProxy.start("127.0.0.1", echoServer.port());
     }
 
     @AfterEach
@@ -176,33 +171,6 @@ class TcpProxyTest {
         try (Socket socket = new Socket(proxy.host(), proxy.port())) {
             socket.getOutputStream().write(5);
             assertThat(socket.getInputStream().read()).isEqualTo(5);
-        }
-    }
-
-    private void echoLoop() {
-        while (!echoServer.isClosed()) {
-            try {
-                Socket socket = echoServer.accept();
-                Thread echo = new Thread(() -> echo(socket), "echo");
-                echo.setDaemon(true);
-                echo.start();
-            } catch (IOException e) {
-                return;
-            }
-        }
-    }
-
-    private static void echo(Socket socket) {
-        try (socket) {
-            byte[] buffer = new byte[8192];
-            InputStream in = socket.getInputStream();
-            OutputStream out = socket.getOutputStream();
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                out.write(buffer, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
-            // the test closed the connection
         }
     }
 
