@@ -90,6 +90,10 @@ public final class Bench implements Callable<Integer> {
         description = "per pipeline run (default ${DEFAULT-VALUE})")
     private long timeoutSeconds;
 
+    @Option(names = "--warm-up", description = "before A, snapshot the same table once more in the same JVM (row A0),"
+        + " so that A and the replay after it both run on compiled code; A0 keeps the cold figures")
+    private boolean warmUp;
+
     @Option(names = "--skip-replay", description = "skip re-replication (C and E2)")
     private boolean skipReplay;
 
@@ -258,6 +262,12 @@ public final class Bench implements Callable<Integer> {
             Baselines.record(ctx, source, rows);
         }
         if (selected.contains(Scenario.SNAPSHOT)) {
+            if (warmUp) {
+                SnapshotSeries.run(ctx, "A0 snapshot to first checkpoint, JVM warm-up", "full pipeline, the bench JVM"
+                    + " cold", "bench_a0", new SnapshotSeries.Source(source.jdbcUrl(), source, rulesV1, rows,
+                        Optional.of(Dataset.expected(1))), List.of(workers.get(0)))
+                    .ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
+            }
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "A snapshot to first checkpoint",
                 "full pipeline", "bench_a", new SnapshotSeries.Source(source.jdbcUrl(), source, rulesV1, rows,
                     Optional.of(Dataset.expected(1))),
