@@ -5,6 +5,7 @@ import io.tributary.ingest.capture.internals.CaptureRun;
 import io.tributary.ingest.capture.internals.CaptureFailures;
 import io.tributary.ingest.capture.publication.CapturedTables;
 import io.tributary.ingest.capture.publication.Publications;
+import io.tributary.ingest.capture.publication.IngestLease;
 import io.tributary.ingest.capture.publication.ReplicationSlots;
 import io.tributary.ingest.capture.publication.SlotStatus;
 import io.tributary.ingest.capture.publication.SourcePreflight;
@@ -63,9 +64,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Never a TOAST placeholder: captured tables with TOAST-able columns get {@code REPLICA IDENTITY FULL}
  *       (unless {@link IngestConfig#replicaIdentityFull()} is off); a value that is still missing stops ingest with
  *       an {@link UnavailableValueException} naming the table and the fix.</li>
- *   <li>One reader: the slot admits one; a second instance with the same configuration waits in
- *       {@link IngestState#STANDBY} (logging {@code standby: slot X is active (pid N)}) and takes over when the
- *       slot becomes free.</li>
+ *   <li>One reader: the slot admits one, and an engine run starts only while its instance holds the slot's
+ *       {@link IngestLease} (an advisory lock on the source, taken before the run creates its producer and given
+ *       back when the run has ended), so two instances never fence each other's producers; a second instance with
+ *       the same configuration waits in {@link IngestState#STANDBY} (logging
+ *       {@code standby: slot X is active (pid N)}) and takes over when the lease and the slot are free.</li>
  * </ul>
  *
  * <h2>Setup</h2>
@@ -208,15 +211,16 @@ public final class IngestService implements Stage {
         Backoff backoff = Backoff.of(RetryPolicy.withoutDeadline(initial, config.maxRetryBackoff()));
         while (!stopping) {
             try {
-                Optional<Long> xidReference = prepare();
-                if (xidReference.isEmpty()) {
+                Optional<Prepared> prepared = prepare();
+                if (prepared.isEmpty()) {
                     pause(backoff.next());
                     continue;
                 }
                 markSlotReady();
                 long runStarted = System.nanoTime();
                 Optional<Throwable> outcome;
-                try (CaptureRun run = CaptureRun.start(config, xidReference.get(), counters)) {
+                try (IngestLease lease = prepared.get().lease();
+                     CaptureRun run = CaptureRun.start(config, prepared.get().xidReference(), counters)) {
                     outcome = watch(run, backoff, runStarted);
                 }
                 if (stopping) {
@@ -241,34 +245,59 @@ public final class IngestService implements Stage {
         }
     }
 
-    /** Checks and prepares the source; empty if another process reads the slot (now a standby). */
-    private Optional<Long> prepare() throws SQLException {
+    /**
+     * What an engine run starts from: the slot's lease, held until the run has ended, and a recent transaction id.
+     */
+    private record Prepared(IngestLease lease, long xidReference) {
+    }
+
+    /**
+     * Checks and prepares the source; empty if another process holds the slot's lease or reads the slot (this one
+     * is now a standby).
+     */
+    private Optional<Prepared> prepare() throws SQLException {
         try (Connection connection = config.source().connect()) {
             SourcePreflight.check(connection);
             Publications.ensure(connection, config.publicationName());
             ReplicationSlots.ensure(connection, config.slotName());
-            Optional<SlotStatus> slot = ReplicationSlots.status(connection, config.slotName());
-            if (slot.isPresent() && slot.get().isActive()) {
-                standby(slot.get().activePid());
+            Optional<IngestLease> lease = IngestLease.tryAcquire(config.source().connect(), config.slotName());
+            if (lease.isEmpty()) {
+                standby(IngestLease.holder(connection, config.slotName()));
                 return Optional.empty();
             }
-            synchronized (lock) {
-                if (state == IngestState.STANDBY) {
-                    moveTo(IngestState.STARTING);
+            try {
+                Optional<SlotStatus> slot = ReplicationSlots.status(connection, config.slotName());
+                if (slot.isPresent() && slot.get().isActive()) {
+                    lease.get().close();
+                    standby(slot.get().activePid());
+                    return Optional.empty();
                 }
+                return Optional.of(new Prepared(lease.get(), startAsLeaseholder(connection)));
+            } catch (SQLException | RuntimeException e) {
+                lease.get().close();
+                throw e;
             }
-            if (!topicsReady) {
-                try (Admin admin = Admin.create(kafkaProperties())) {
-                    TopicProvisioner.ensure(admin, config.topics(), config.layout());
-                }
-                topicsReady = true;
+        }
+    }
+
+    /** What the holder of the slot's lease does before its run: topics, the captured tables, a transaction id. */
+    private long startAsLeaseholder(Connection connection) throws SQLException {
+        synchronized (lock) {
+            if (state == IngestState.STANDBY) {
+                moveTo(IngestState.STARTING);
             }
-            lastRefresh = tables.refresh(connection);
-            try (Statement s = connection.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")) {
-                rs.next();
-                return Optional.of(rs.getLong(1));
+        }
+        if (!topicsReady) {
+            try (Admin admin = Admin.create(kafkaProperties())) {
+                TopicProvisioner.ensure(admin, config.topics(), config.layout());
             }
+            topicsReady = true;
+        }
+        lastRefresh = tables.refresh(connection);
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

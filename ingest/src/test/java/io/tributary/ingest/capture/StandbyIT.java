@@ -62,4 +62,39 @@ class StandbyIT {
             logger.detachAppender(log);
         }
     }
+
+    /**
+     * A second instance that starts while the first is still starting its engine (the slot not yet active) must not
+     * create the deployment's transactional producer: that would fence the first one, which then restarts and, by
+     * the same race, fences the second in turn.
+     */
+    @Test
+    void aSecondInstanceStartingWhileTheFirstStartsFencesNothing(TestServices services) throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(IngestService.class);
+        logger.addAppender(log);
+        try (IngestFixture f = IngestFixture.create(services)) {
+            f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
+            IngestConfig config = f.config("items");
+            ChangesTopic changes = f.changes();
+            IngestService first = f.startNoWait(config);
+            first.awaitSlotReady(WAIT);
+            IngestService second = f.startNoWait(config);
+
+            first.awaitActive(WAIT);
+            await().atMost(WAIT).until(() -> second.state() == IngestState.STANDBY);
+            for (int i = 1; i <= 3; i++) {
+                f.db.execute("INSERT INTO items VALUES (" + i + ")");
+                int rows = i;
+                changes.awaitUntil(WAIT, got -> ChangeCaptureIT.changeEvents(got).size() == rows);
+            }
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                .as("restarts of either instance").noneMatch(m -> m.startsWith("Ingest restarting"));
+            assertThat(first.state()).isEqualTo(IngestState.ACTIVE);
+            assertThat(second.state()).isEqualTo(IngestState.STANDBY);
+        } finally {
+            logger.detachAppender(log);
+        }
+    }
 }
