@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -28,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * Streams spreads the partitions over them and moves a failed instance's partitions, with their state, to the
  * others.
  *
- * <p>A failure in a stream thread (a bug, an unreadable state store) stops this instance
- * ({@link #state()} becomes {@code ERROR}, {@link #failure()} tells why); undecodable input records are
- * dead-lettered instead. Thread-safe.
+ * <p>A stream thread whose transaction its coordinator aborted or fenced is replaced, and the transaction's work
+ * redone from the last commit ({@link ThreadFailures}; {@link #redoneTransactions()} counts them). Any other failure
+ * in a stream thread (a bug, an unreadable state store) stops this instance ({@link #state()} becomes
+ * {@code ERROR}, {@link #failure()} tells why); undecodable input records are dead-lettered instead. Thread-safe.
  */
 public final class StreamWorker implements Stage {
 
@@ -44,6 +46,8 @@ public final class StreamWorker implements Stage {
     private final KafkaStreams streams;
     private final String applicationId;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final ThreadFailures threadFailures = new ThreadFailures();
+    private final AtomicLong redoneTransactions = new AtomicLong();
 
     private StreamWorker(KafkaStreams streams, String applicationId) {
         this.streams = streams;
@@ -70,6 +74,13 @@ public final class StreamWorker implements Stage {
     }
 
     private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onFailure(Throwable error) {
+        if (threadFailures.classify(error, System.nanoTime()) == ThreadFailures.Verdict.REDO) {
+            redoneTransactions.incrementAndGet();
+            LOG.warn("Stream worker {}: a stream thread's transaction was aborted by its coordinator ({}); replacing"
+                + " the thread, which redoes the transaction's work from the last commit", applicationId,
+                error.getMessage(), error);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        }
         failure.compareAndSet(null, error);
         LOG.error("Stream worker {} failed; shutting this instance down", applicationId, error);
         return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -115,12 +126,17 @@ public final class StreamWorker implements Stage {
         return streams.state();
     }
 
-    /** Why this instance stopped, if a stream thread failed. */
+    /** How many times a stream thread was replaced because its coordinator aborted or fenced its transaction. */
+    public long redoneTransactions() {
+        return redoneTransactions.get();
+    }
+
     @Override
     public String stageName() {
         return "stream workers";
     }
 
+    /** Why this instance stopped, if a stream thread failed. */
     @Override
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());

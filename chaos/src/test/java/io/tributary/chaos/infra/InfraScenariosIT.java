@@ -87,6 +87,17 @@ class InfraScenariosIT {
         InfraRuns.assertClean(report, 1);
     }
 
+    @Test
+    void retentionRemovingEveryBarrierOfChangesWhileIngestIsStoppedLetsCheckpointsResume(TestServices services) {
+        long seed = Runs.seed();
+        Path directory = InfraRuns.directory(services, "changes-retention");
+        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+            Runs.newDatabase(services), Runs.newDatabase(services));
+        InfraReport report = new InfraRun(environment, settings(seed), new ChangesRetentionScenario(), Runs::print)
+            .execute();
+        InfraRuns.assertClean(report, 1);
+    }
+
     private static RunSettings settings(long seed) {
         return InfraProfiles.quick(seed);
     }

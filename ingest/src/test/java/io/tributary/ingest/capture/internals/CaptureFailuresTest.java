@@ -10,6 +10,8 @@ import io.tributary.topics.messages.TableId;
 import java.sql.SQLException;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -87,5 +89,15 @@ class CaptureFailuresTest {
         assertThat(CaptureFailures.classify(
             new ChangesDeliveryException("not acknowledged", new TimeoutException("t"))))
             .isEqualTo(CaptureFailures.Verdict.RETRIABLE);
+    }
+
+    /** The engine restarts from the source offsets committed with the last committed transaction. */
+    @Test
+    void aTransactionItsCoordinatorAbortedOrFencedIsRetriable() {
+        assertThat(CaptureFailures.classify(new ChangesDeliveryException("Committing a transaction failed",
+            new InvalidTxnStateException("The producer attempted a transactional operation in an invalid state"))))
+            .isEqualTo(CaptureFailures.Verdict.RETRIABLE);
+        assertThat(CaptureFailures.classify(new ChangesDeliveryException("Committing a transaction failed",
+            new ProducerFencedException("fenced")))).isEqualTo(CaptureFailures.Verdict.RETRIABLE);
     }
 }

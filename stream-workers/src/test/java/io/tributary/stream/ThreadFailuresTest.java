@@ -1,0 +1,49 @@
+package io.tributary.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.stream.ThreadFailures.Verdict;
+import io.tributary.stream.internals.StateFormatException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.junit.jupiter.api.Test;
+
+class ThreadFailuresTest {
+
+    private static final long MINUTE = 60_000_000_000L;
+
+    @Test
+    void aTransactionItsCoordinatorAbortedOrFencedIsRedone() {
+        ThreadFailures failures = new ThreadFailures();
+        assertThat(failures.classify(new StreamsException("Error encountered trying to commit a transaction",
+            new InvalidTxnStateException("The producer attempted a transactional operation in an invalid state")), 0))
+            .isEqualTo(Verdict.REDO);
+        assertThat(failures.classify(new StreamsException(new KafkaException(new ProducerFencedException("fenced"))),
+            1)).isEqualTo(Verdict.REDO);
+    }
+
+    @Test
+    void anyOtherFailureStopsTheInstance() {
+        ThreadFailures failures = new ThreadFailures();
+        assertThat(failures.classify(new StreamsException(new StateFormatException("unreadable")), 0))
+            .isEqualTo(Verdict.STOP);
+        assertThat(failures.classify(new StreamsException(new TimeoutException("timed out")), 0))
+            .isEqualTo(Verdict.STOP);
+        assertThat(failures.classify(new IllegalStateException("a bug"), 0)).isEqualTo(Verdict.STOP);
+    }
+
+    @Test
+    void redosBeyondTheLimitWithinTheWindowStopTheInstance() {
+        ThreadFailures failures = new ThreadFailures();
+        Throwable aborted = new InvalidTxnStateException("aborted");
+        for (int i = 0; i < ThreadFailures.MAX_REDOS; i++) {
+            assertThat(failures.classify(aborted, i * MINUTE / 10)).isEqualTo(Verdict.REDO);
+        }
+        assertThat(failures.classify(aborted, MINUTE)).as("one more within the window").isEqualTo(Verdict.STOP);
+        long later = ThreadFailures.REDO_WINDOW.toNanos() + 2 * MINUTE;
+        assertThat(failures.classify(aborted, later)).as("after the window").isEqualTo(Verdict.REDO);
+    }
+}
