@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.tributary.api.auth.VerifiedToken;
 import io.tributary.api.protocol.SyncRequest;
+import io.tributary.api.protocol.WireFormat;
 import io.tributary.api.stream.CheckpointWatcher;
 import io.tributary.api.stream.LineSink;
 import io.tributary.api.stream.StoragePool;
@@ -66,7 +67,7 @@ class DownloadInterruptionIT {
                 SyncRequest request = new SyncRequest(Map.of(), true, "c1", JsonNodeFactory.instance.objectNode());
                 StreamCounters counters = new StreamCounters();
                 SyncSession session = new SyncSession(watcher, pool, settings, Clock.systemUTC(), token, request,
-                    sink, counters);
+                    WireFormat.NDJSON, sink, counters);
                 try {
                     session.run();
                 } catch (RecordingSink.Done done) {

@@ -1,5 +1,6 @@
 package io.tributary.api.http;
 
+import io.tributary.api.protocol.WireFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,14 +15,21 @@ import java.util.Locale;
 enum ResponseFormat {
 
     /** {@code application/x-ndjson}: one JSON object per line. */
-    NDJSON("application/x-ndjson"),
+    NDJSON("application/x-ndjson", WireFormat.NDJSON),
     /** {@code application/vnd.powersync.bson-stream}: one BSON document after another, each with its length. */
-    BSON("application/vnd.powersync.bson-stream");
+    BSON("application/vnd.powersync.bson-stream", WireFormat.BSON);
 
     private final String contentType;
+    private final WireFormat wire;
 
-    ResponseFormat(String contentType) {
+    ResponseFormat(String contentType, WireFormat wire) {
         this.contentType = contentType;
+        this.wire = wire;
+    }
+
+    /** How the stream's lines are encoded. */
+    WireFormat wire() {
+        return wire;
     }
 
     /** The response's {@code Content-Type}. */

@@ -6,7 +6,6 @@ import io.tributary.api.auth.VerifiedToken;
 import io.tributary.api.protocol.ProtocolException;
 import io.tributary.api.protocol.SyncRequest;
 import io.tributary.api.stream.CheckpointWatcher;
-import io.tributary.api.stream.LineSink;
 import io.tributary.api.stream.SlowClientException;
 import io.tributary.api.stream.StoragePool;
 import io.tributary.api.stream.StreamCounters;
@@ -106,8 +105,7 @@ final class SyncStreamRoute {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
             ResponseSink sink = new ResponseSink(response, settings.writeTimeout());
-            LineSink lines = format == ResponseFormat.BSON ? new BsonSink(sink) : sink;
-            new SyncSession(watcher, pool, settings, clock, token, sync, lines, counters).run();
+            new SyncSession(watcher, pool, settings, clock, token, sync, format.wire(), sink, counters).run();
             sink.drain();
             response.write(true, null, callback);
         } catch (SlowClientException e) {

@@ -6,33 +6,80 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Writes {@code data} lines straight from stored bytes: a line's ops are appended one at a time from the columns
- * storage returns (table, row id and row JSON as UTF-8 bytes), and {@link #finish} closes the line. The row JSON is
- * copied as it is (embedded, for clients that ask for objects) or escaped into a string ({@code raw_data}), never
- * parsed. The line's shape is PowerSync's:
+ * storage returns (table, row id and row JSON as UTF-8 bytes), and {@link #finish} closes the line. The line's shape
+ * is PowerSync's:
  * {@code {"data":{"bucket","after","next_after","has_more","data":[{op_id, op, object_type, object_id, subkey,
  * checksum, data}]}}}; a MOVE or CLEAR carries only {@code op_id}, {@code op}, {@code checksum} and a null
  * {@code data}.
+ *
+ * <p>In {@link WireFormat#NDJSON} the row JSON is copied as it is (embedded, for clients that ask for objects) or
+ * escaped into a string ({@code raw_data}); in {@link WireFormat#BSON} the line is the BSON document
+ * {@link BsonLines} makes of the NDJSON line, written directly: the row JSON is copied into a BSON string as it is
+ * (BSON strings carry their length, nothing is escaped), and nothing is parsed in either format.
  *
  * <p>Not thread-safe: one writer per reading thread; it reuses its buffers from line to line.
  */
 public final class DataLineWriter {
 
     private static final byte[] NAME_SEPARATOR = {'/'};
+    private static final byte[] DATA = BsonBytes.name("data");
+    private static final byte[] BUCKET = BsonBytes.name("bucket");
+    private static final byte[] AFTER = BsonBytes.name("after");
+    private static final byte[] NEXT_AFTER = BsonBytes.name("next_after");
+    private static final byte[] HAS_MORE = BsonBytes.name("has_more");
+    private static final byte[] OP_ID = BsonBytes.name("op_id");
+    private static final byte[] OP = BsonBytes.name("op");
+    private static final byte[] OBJECT_TYPE = BsonBytes.name("object_type");
+    private static final byte[] OBJECT_ID = BsonBytes.name("object_id");
+    private static final byte[] SUBKEY = BsonBytes.name("subkey");
+    private static final byte[] CHECKSUM = BsonBytes.name("checksum");
+    private static final byte[][] OP_NAMES = new byte[OpEntry.OpType.values().length][];
+
+    static {
+        for (OpEntry.OpType type : OpEntry.OpType.values()) {
+            OP_NAMES[type.ordinal()] = type.name().getBytes(StandardCharsets.US_ASCII);
+        }
+    }
 
     private final boolean rawData;
-    private final JsonBytes ops = new JsonBytes(8 * 1024);
-    private final JsonBytes line = new JsonBytes(8 * 1024);
+    private final boolean bson;
+    private final JsonBytes ops;
+    private final JsonBytes line;
+    private final BsonBytes bsonOps;
+    private final BsonBytes bsonLine;
     private final MessageDigest md5;
     private String bucket;
     private long after;
     private long last;
     private int count;
+    private long subkeyMost;
+    private long subkeyLeast;
 
     /**
+     * An NDJSON writer.
+     *
      * @param rawData whether a row goes as its JSON text in a string ({@code raw_data: true}) or as an object
      */
     public DataLineWriter(boolean rawData) {
+        this(rawData, WireFormat.NDJSON);
+    }
+
+    /**
+     * @param rawData whether a row goes as its JSON text in a string ({@code raw_data: true}) or as an object; a BSON
+     *                line always carries the text, the only form the clients that read BSON take
+     * @param format  the format of the lines
+     * @throws IllegalArgumentException for BSON lines without {@code rawData}
+     */
+    public DataLineWriter(boolean rawData, WireFormat format) {
         this.rawData = rawData;
+        this.bson = format == WireFormat.BSON;
+        if (bson && !rawData) {
+            throw new IllegalArgumentException("BSON data lines carry each row as its JSON text (raw_data)");
+        }
+        this.ops = bson ? null : new JsonBytes(8 * 1024);
+        this.line = bson ? null : new JsonBytes(8 * 1024);
+        this.bsonOps = bson ? new BsonBytes(8 * 1024) : null;
+        this.bsonLine = bson ? new BsonBytes(8 * 1024) : null;
         try {
             this.md5 = MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
@@ -45,8 +92,13 @@ public final class DataLineWriter {
      * next line allocates it again. A line not finished is dropped.
      */
     public void release() {
-        ops.release();
-        line.release();
+        if (bson) {
+            bsonOps.release();
+            bsonLine.release();
+        } else {
+            ops.release();
+            line.release();
+        }
     }
 
     /** Starts the line of {@code bucket}'s ops after op id {@code after}; a line not finished is dropped. */
@@ -55,7 +107,11 @@ public final class DataLineWriter {
         this.after = after;
         this.last = after;
         this.count = 0;
-        ops.clear();
+        if (bson) {
+            bsonOps.clear();
+        } else {
+            ops.clear();
+        }
     }
 
     /** The bucket of the line being written. */
@@ -91,6 +147,16 @@ public final class DataLineWriter {
             throw new IllegalArgumentException(op + " " + opId + " of " + bucket
                 + (data == null ? " lacks data" : " carries data"));
         }
+        if (bson) {
+            bsonOp(opId, op, table, rowId, checksum, data);
+        } else {
+            jsonOp(opId, op, table, rowId, checksum, data);
+        }
+        last = opId;
+        count++;
+    }
+
+    private void jsonOp(long opId, OpEntry.OpType op, byte[] table, byte[] rowId, long checksum, byte[] data) {
         if (count > 0) {
             ops.ascii(',');
         }
@@ -99,6 +165,7 @@ public final class DataLineWriter {
             ops.ascii(",\"object_type\":").string(table).ascii(",\"object_id\":").string(rowId)
                 .ascii(",\"subkey\":");
             subkey(table, rowId);
+            ops.quotedUuid(subkeyMost, subkeyLeast);
         }
         ops.ascii(",\"checksum\":").number(checksum).ascii(",\"data\":");
         if (data == null) {
@@ -109,12 +176,27 @@ public final class DataLineWriter {
             ops.raw(data, 0, data.length);
         }
         ops.ascii('}');
-        last = opId;
-        count++;
+    }
+
+    private void bsonOp(long opId, OpEntry.OpType op, byte[] table, byte[] rowId, long checksum, byte[] data) {
+        int document = bsonOps.startDocument(count);
+        bsonOps.decimalString(OP_ID, opId).string(OP, OP_NAMES[op.ordinal()]);
+        if (op == OpEntry.OpType.PUT || op == OpEntry.OpType.REMOVE) {
+            bsonOps.string(OBJECT_TYPE, table).string(OBJECT_ID, rowId);
+            subkey(table, rowId);
+            bsonOps.uuidString(SUBKEY, subkeyMost, subkeyLeast);
+        }
+        bsonOps.integer(CHECKSUM, checksum);
+        if (data == null) {
+            bsonOps.nullValue(DATA);
+        } else {
+            bsonOps.string(DATA, data);
+        }
+        bsonOps.end(document);
     }
 
     /**
-     * The finished line, ending in {@code \n}.
+     * The finished line: NDJSON ending in {@code \n}, or one BSON document.
      *
      * @param hasMore whether more ops of the bucket up to the checkpoint follow in later lines
      * @throws IllegalStateException when no op was appended (a data line holds at least one)
@@ -123,6 +205,9 @@ public final class DataLineWriter {
         if (count == 0) {
             throw new IllegalStateException("A data line of " + bucket + " holds at least one op");
         }
+        if (bson) {
+            return bsonLine(hasMore);
+        }
         line.clear();
         line.ascii("{\"data\":{\"bucket\":").string(bucket).ascii(",\"after\":").quotedNumber(after)
             .ascii(",\"next_after\":").quotedNumber(last).ascii(",\"has_more\":").ascii(hasMore ? "true" : "false")
@@ -130,9 +215,23 @@ public final class DataLineWriter {
         return line.toByteArray();
     }
 
+    private byte[] bsonLine(boolean hasMore) {
+        bsonLine.clear();
+        int document = bsonLine.startDocument();
+        int body = bsonLine.startDocument(DATA);
+        bsonLine.string(BUCKET, bucket.getBytes(StandardCharsets.UTF_8)).decimalString(AFTER, after)
+            .decimalString(NEXT_AFTER, last).bool(HAS_MORE, hasMore);
+        int array = bsonLine.startArray(DATA);
+        bsonLine.raw(bsonOps);
+        bsonLine.end(array);
+        bsonLine.end(body);
+        bsonLine.end(document);
+        return bsonLine.toByteArray();
+    }
+
     /**
-     * The op's subkey: the name-based (MD5, version 3) UUID of {@code table + "/" + rowId}, as
-     * {@link OpEntry#subkey()} computes it.
+     * Computes the op's subkey into {@link #subkeyMost} and {@link #subkeyLeast}: the name-based (MD5, version 3)
+     * UUID of {@code table + "/" + rowId}, as {@link OpEntry#subkey()} computes it.
      */
     private void subkey(byte[] table, byte[] rowId) {
         md5.update(table);
@@ -146,7 +245,8 @@ public final class DataLineWriter {
             most = (most << 8) | (hash[i] & 0xff);
             least = (least << 8) | (hash[i + 8] & 0xff);
         }
-        ops.quotedUuid(most, least);
+        subkeyMost = most;
+        subkeyLeast = least;
     }
 
     /** Writes the whole of {@code batch} as one line. */

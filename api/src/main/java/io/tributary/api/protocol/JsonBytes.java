@@ -12,7 +12,6 @@ import java.util.Arrays;
  */
 public final class JsonBytes {
 
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Bytes that need an escape inside a JSON string: control characters, quote and backslash. */
     private static final boolean[] ESCAPED = new boolean[256];
 
@@ -92,24 +91,8 @@ public final class JsonBytes {
 
     /** Appends {@code value} in decimal. */
     public JsonBytes number(long value) {
-        if (value == Long.MIN_VALUE) {
-            return ascii(Long.toString(value));
-        }
-        ensure(20);
-        if (value < 0) {
-            bytes[size++] = '-';
-            value = -value;
-        }
-        int digits = 1;
-        for (long v = value; v >= 10; v /= 10) {
-            digits++;
-        }
-        int end = size + digits;
-        for (int i = end - 1; i >= size; i--) {
-            bytes[i] = (byte) ('0' + value % 10);
-            value /= 10;
-        }
-        size = end;
+        ensure(AsciiDigits.MAX_DECIMAL_LENGTH);
+        size = AsciiDigits.decimal(bytes, size, value);
         return this;
     }
 
@@ -148,27 +131,11 @@ public final class JsonBytes {
 
     /** Appends the 128 bits as a UUID's canonical text (8-4-4-4-12 lower-case hex digits), in quotes. */
     public JsonBytes quotedUuid(long most, long least) {
-        ensure(38);
+        ensure(AsciiDigits.UUID_LENGTH + 2);
         bytes[size++] = '"';
-        hex(most >>> 32, 8);
-        bytes[size++] = '-';
-        hex(most >>> 16, 4);
-        bytes[size++] = '-';
-        hex(most, 4);
-        bytes[size++] = '-';
-        hex(least >>> 48, 4);
-        bytes[size++] = '-';
-        hex(least, 12);
+        size = AsciiDigits.uuid(bytes, size, most, least);
         bytes[size++] = '"';
         return this;
-    }
-
-    private void hex(long value, int digits) {
-        for (int i = digits - 1; i >= 0; i--) {
-            bytes[size + i] = HEX[(int) (value & 0xF)];
-            value >>>= 4;
-        }
-        size += digits;
     }
 
     private void escape(int b) {
@@ -186,8 +153,8 @@ public final class JsonBytes {
                 bytes[size++] = 'u';
                 bytes[size++] = '0';
                 bytes[size++] = '0';
-                bytes[size++] = HEX[b >> 4];
-                bytes[size++] = HEX[b & 0xF];
+                bytes[size++] = AsciiDigits.hexDigit(b >> 4);
+                bytes[size++] = AsciiDigits.hexDigit(b);
             }
         }
     }

@@ -9,6 +9,7 @@ import io.tributary.api.protocol.LineEncoder;
 import io.tributary.api.protocol.OpEntry;
 import io.tributary.api.protocol.StreamSelection;
 import io.tributary.api.protocol.SyncRequest;
+import io.tributary.api.protocol.WireFormat;
 import io.tributary.storage.checkpoint.WriteCheckpoint;
 import io.tributary.storage.checkpoint.WriteCheckpoints;
 import io.tributary.storage.groups.Checkpoint;
@@ -62,6 +63,7 @@ public final class SyncSession {
     private final Clock clock;
     private final VerifiedToken token;
     private final SyncRequest request;
+    private final WireFormat format;
     private final LineSink sink;
     private final StreamCounters counters;
     private final RequestContext context;
@@ -78,18 +80,20 @@ public final class SyncSession {
     private long completedOpId = -1;
 
     public SyncSession(CheckpointWatcher watcher, StoragePool pool, StreamSettings settings, Clock clock,
-                       VerifiedToken token, SyncRequest request, LineSink sink, StreamCounters counters) {
+                       VerifiedToken token, SyncRequest request, WireFormat format, LineSink sink,
+                       StreamCounters counters) {
         this.watcher = watcher;
         this.pool = pool;
         this.settings = settings;
         this.clock = clock;
         this.token = token;
         this.request = request;
+        this.format = format;
         this.sink = sink;
         this.counters = counters;
         this.context = new RequestContext(token.claims(), request.parameters());
         this.positions = new HashMap<>(request.positions());
-        this.lines = new DataLineWriter(request.rawData());
+        this.lines = new DataLineWriter(request.rawData(), format);
     }
 
     /**
@@ -116,7 +120,7 @@ public final class SyncSession {
         while (true) {
             Instant now = clock.instant();
             if (!now.isBefore(token.expiresAt())) {
-                sink.write(LineEncoder.keepalive(0));
+                sink.write(format.line(LineEncoder.keepalive(0)));
                 return;
             }
             Duration wait = min(Duration.between(now, nextKeepalive), Duration.between(now, token.expiresAt()));
@@ -146,7 +150,8 @@ public final class SyncSession {
             }
             now = clock.instant();
             if (!now.isBefore(nextKeepalive)) {
-                sink.write(LineEncoder.keepalive(Duration.between(now, token.expiresAt()).toSeconds()));
+                long expiresIn = Duration.between(now, token.expiresAt()).toSeconds();
+                sink.write(format.line(LineEncoder.keepalive(expiresIn)));
                 nextKeepalive = now.plus(settings.keepaliveInterval());
             }
         }
@@ -260,7 +265,7 @@ public final class SyncSession {
      * and those an interrupted download left unfinished.
      */
     private List<BucketChecksum> send(NextLine next) throws IOException {
-        sink.write(next.line());
+        sink.write(format.line(next.line()));
         positions.keySet().retainAll(next.current().keySet());
         Map<String, BucketChecksum> toFetch = new LinkedHashMap<>();
         for (BucketChecksum bucket : next.changed()) {
@@ -343,13 +348,13 @@ public final class SyncSession {
                 if (group.fence().passed(pool, opId)) {
                     return Optional.empty();
                 }
-                sink.write(encoder(group).partialCheckpointComplete(opId, priority.getKey()));
+                sink.write(format.line(encoder(group).partialCheckpointComplete(opId, priority.getKey())));
             }
         }
         if (group.fence().passed(pool, opId)) {
             return Optional.empty();
         }
-        sink.write(encoder(group).checkpointComplete(opId));
+        sink.write(format.line(encoder(group).checkpointComplete(opId)));
         completedOpId = opId;
         return Optional.empty();
     }

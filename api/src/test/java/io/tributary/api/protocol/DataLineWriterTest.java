@@ -88,6 +88,60 @@ class DataLineWriterTest {
             + " " + Long.MIN_VALUE + " \"01234567-89ab-cdef-fedc-ba9876543210\"");
     }
 
+    @Test
+    void aBsonLineIsTheDocumentOfItsNdjsonLineByteForByte() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        DataLineWriter json = new DataLineWriter(true);
+        DataLineWriter bson = new DataLineWriter(true, WireFormat.BSON);
+        OpEntry.OpType[] kinds = OpEntry.OpType.values();
+        for (int round = 0; round < 300; round++) {
+            if (random.nextInt(10) == 0) {
+                json.release();
+                bson.release();
+            }
+            String bucket = "by_user[\"" + randomText(random) + "\"]";
+            long after = random.nextInt(3) == 0 ? 0 : random.nextLong(Long.MAX_VALUE / 2);
+            json.start(bucket, after);
+            bson.start(bucket, after);
+            long opId = after;
+            int ops = 1 + random.nextInt(random.nextBoolean() ? 3 : 40);
+            for (int i = 0; i < ops; i++) {
+                opId += 1 + random.nextInt(1_000_000);
+                OpEntry.OpType kind = kinds[random.nextInt(kinds.length)];
+                byte[] table = bytes(kind == OpEntry.OpType.CLEAR ? "" : "t" + randomText(random));
+                byte[] rowId = bytes(kind == OpEntry.OpType.CLEAR ? "" : randomText(random));
+                long checksum = switch (random.nextInt(4)) {
+                    case 0 -> 0x7FFF_FFFFL + random.nextInt(2);
+                    case 1 -> 0xFFFF_FFFFL;
+                    default -> random.nextLong(0x1_0000_0000L);
+                };
+                byte[] data = kind == OpEntry.OpType.PUT ? bytes(row(random)) : null;
+                json.op(opId, kind, table, rowId, checksum, data);
+                bson.op(opId, kind, table, rowId, checksum, data);
+            }
+            boolean hasMore = random.nextBoolean();
+
+            assertThat(bson.finish(hasMore)).as("seed %d, round %d", seed, round)
+                .isEqualTo(BsonLines.document(json.finish(hasMore)));
+        }
+    }
+
+    @Test
+    void bsonLinesCarryRowsAsTextOnly() {
+        assertThatThrownBy(() -> new DataLineWriter(false, WireFormat.BSON))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("raw_data");
+    }
+
+    private static String row(Random random) {
+        try {
+            return JSON.writeValueAsString(java.util.Map.of("v", randomText(random), "n", random.nextInt(),
+                "x", "y".repeat(random.nextInt(3) == 0 ? 5_000 : 3)));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static String randomText(Random random) {
         StringBuilder text = new StringBuilder();
         int length = random.nextInt(12);
