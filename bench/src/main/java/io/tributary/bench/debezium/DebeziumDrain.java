@@ -28,9 +28,19 @@ public final class DebeziumDrain {
     /** Drains slot and publication {@code name} until {@code changes} change events arrived. */
     public static Row run(String scenario, String configuration, PgEndpoint source, String name, long changes,
                           Duration timeout) throws Exception {
+        return run(scenario, configuration, source, name, changes, timeout, new Properties());
+    }
+
+    /**
+     * As {@link #run(String, String, PgEndpoint, String, long, Duration)}, with {@code extra} connector properties
+     * applied last (e.g. ingest's transaction metadata, to price a setting against the plain drain of the same WAL).
+     */
+    public static Row run(String scenario, String configuration, PgEndpoint source, String name, long changes,
+                          Duration timeout, Properties extra) throws Exception {
         Properties props = EngineRun.properties(name, source);
         props.setProperty("snapshot.mode", "no_data");
         props.setProperty("publication.autocreate.mode", "disabled");
+        props.putAll(extra);
         CountDownLatch done = new CountDownLatch(1);
         AtomicLong seen = new AtomicLong();
         AtomicLong reached = new AtomicLong();

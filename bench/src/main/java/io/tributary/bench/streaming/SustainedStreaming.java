@@ -5,6 +5,7 @@ import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.Dataset;
 import io.tributary.bench.pipeline.PipelineRun;
 import io.tributary.bench.pipeline.ResultTable.Row;
+import io.tributary.bench.probe.BrokerRequests;
 import io.tributary.bench.probe.CpuProbe;
 import io.tributary.bench.probe.CpuUse;
 import io.tributary.bench.probe.StageCpu;
@@ -19,18 +20,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Properties;
 
 /**
  * Scenario S, streaming through a running pipeline (database {@code stream}, workers_per_process 2, snapshot of
  * the {@code rows}-row table done and covered before anything is timed):
  * <ul>
  *   <li>S1: {@code rows x updates} changes committed as fast as one connection can (1,000-row transactions),
- *       timed from the first commit to the first checkpoint covering the WAL end after the last;</li>
+ *       timed from the first commit to the first checkpoint covering the WAL end after the last; twice: a first
+ *       pass through the freshly started pipeline (its code still being compiled) and the same pass again through
+ *       the warm pipeline, the figure the drain (S3, which runs warm) is compared with;</li>
  *   <li>S2: a paced writer at a fixed rate; per transaction the lag from its commit to the first checkpoint
  *       seen covering {@code pg_current_wal_lsn()} read right after it (storage polled every 10 ms);</li>
  *   <li>S3: Debezium's raw drain of the same WAL (every change of S1 and S2), through a slot and publication
  *       created before S1, read after the pipeline stopped (one slot per repetition);</li>
+ *   <li>S3 with transaction metadata: the same drain with {@code provide.transaction.metadata=true}, as ingest
+ *       runs it (BEGIN and END records, a transaction block in every event), through a second slot;</li>
  *   <li>S4: the floor of one exactly-once Kafka hop of those changes ({@link KafkaHop}).</li>
  * </ul>
  */
@@ -46,8 +53,10 @@ public final class SustainedStreaming {
     }
 
     private static final String S1 = "S1 sustained streaming to checkpoint";
+    private static final String S1_COLD = "S1 first pass (cold pipeline)";
     private static final String S2 = "S2 end-to-end lag at a fixed rate";
     private static final String S3 = "S3 Debezium raw drain (same WAL)";
+    private static final String S3_TX = "S3 Debezium raw drain with transaction metadata (same WAL)";
     private static final Duration POLL = Duration.ofMillis(10);
 
     private SustainedStreaming() {
@@ -62,6 +71,7 @@ public final class SustainedStreaming {
         PipelineRun.Settings pipeline = ctx.pipeline("bench_s", source.jdbcUrl(), rules, 2);
         PgEndpoint storage = new PgEndpoint(pipeline.storageUrl(), pipeline.user(), "");
         List<String> drains = new ArrayList<>();
+        List<String> metadataDrains = new ArrayList<>();
         long[] written = {0};
         BenchContext.log("scenario S, starting the pipeline ...");
         try (PipelineRun.Running running = PipelineRun.start(pipeline);
@@ -75,8 +85,10 @@ public final class SustainedStreaming {
             }
             for (int i = 0; i < repeat; i++) {
                 drains.add(createDrainSlot(source, "bench_drain_" + i));
+                metadataDrains.add(createDrainSlot(source, "bench_drain_tx_" + i));
             }
-            sustained(ctx, source, watch, settings, written);
+            sustained(ctx, S1_COLD, source, watch, settings, written);
+            sustained(ctx, S1, source, watch, settings, written);
             lag(ctx, source, watch, settings, written);
             ctx.keepLog("bench_s", running.stop());
         }
@@ -84,20 +96,26 @@ public final class SustainedStreaming {
             + " events counted and dropped", written[0]);
         ctx.record(S3, configuration, attempt -> DebeziumDrain.run(S3, configuration, source, drains.get(attempt),
             written[0], ctx.timeout()));
+        String withMetadata = configuration + ", provide.transaction.metadata=true (as ingest)";
+        Properties metadata = new Properties();
+        metadata.setProperty("provide.transaction.metadata", "true");
+        ctx.record(S3_TX, withMetadata, attempt -> DebeziumDrain.run(S3_TX, withMetadata, source,
+            metadataDrains.get(attempt), written[0], ctx.timeout(), metadata));
         KafkaHop.run(ctx, pipeline.name() + ".changes");
     }
 
-    private static void sustained(BenchContext ctx, PgEndpoint source, CheckpointWatch watch, Settings settings,
-                                  long[] written) {
+    private static void sustained(BenchContext ctx, String scenario, PgEndpoint source, CheckpointWatch watch,
+                                  Settings settings, long[] written) {
         long changes = (long) settings.rows() * settings.updates();
         String configuration = String.format(Locale.ROOT, "running pipeline, %,d rows x %d updates in 1k-row"
             + " transactions, workers_per_process 2", settings.rows(), settings.updates());
-        ctx.record(S1, configuration, attempt -> {
-            BenchContext.log("scenario S1, committing %,d updates ...", changes);
+        ctx.record(scenario, configuration, attempt -> {
+            BenchContext.log("scenario %s, committing %,d updates ...", scenario, changes);
             StageCpu stages = StageCpu.start();
             CpuUse before = ctx.cpu().total();
             List<Long> servers = ctx.cpu().postmasterPids();
             CpuUse sourceBefore = CpuProbe.of(servers.subList(0, 1)).total();
+            Map<String, Long> requestsBefore = BrokerRequests.counts();
             long start = System.nanoTime();
             try (Connection c = source.connect()) {
                 Dataset.update(c, settings.rows(), settings.updates(), 1_000);
@@ -106,16 +124,20 @@ public final class SustainedStreaming {
             written[0] += changes;
             OptionalLong covered = watch.awaitCovering(walEnd(source), ctx.timeout());
             if (covered.isEmpty()) {
-                return Row.failed(S1, configuration, changes, (System.nanoTime() - start) / 1e9, "TIMEOUT");
+                return Row.failed(scenario, configuration, changes, (System.nanoTime() - start) / 1e9, "TIMEOUT");
             }
             CpuUse used = ctx.cpu().total().since(before);
+            Map<String, Long> requests = BrokerRequests.since(requestsBefore, BrokerRequests.counts());
             double sourceServer = CpuProbe.of(servers.subList(0, 1)).total().since(sourceBefore).postgresSeconds();
-            return Row.ok(S1, configuration, changes, (covered.getAsLong() - start) / 1e9, String.format(Locale.ROOT,
+            return Row.ok(scenario, configuration, changes, (covered.getAsLong() - start) / 1e9,
+                String.format(Locale.ROOT,
                 "WAL changes; first commit to the first checkpoint covering the last (written in %.1f s); %s;"
-                    + " Postgres us/change: source (writes, walsender) %.0f, storage %.0f",
+                    + " Postgres us/change: source (writes, walsender) %.0f, storage %.0f; broker requests per 1,000"
+                    + " changes: %s",
                 (committed - start) / 1e9, StageCpu.note(stages.since(), used.jvmSeconds(), used.jitSeconds(),
                     changes), sourceServer * 1e6 / changes,
-                (used.postgresSeconds() - sourceServer) * 1e6 / changes));
+                (used.postgresSeconds() - sourceServer) * 1e6 / changes,
+                BrokerRequests.perThousandRows(requests, changes, 12)));
         });
     }
 
