@@ -17,10 +17,10 @@ import java.util.Optional;
 public final class BarrierSchedule {
 
     /**
-     * How far apart barriers are at least while capture works through a backlog; batches follow each other closely
-     * then, so the design's "a barrier at least every second" still holds.
+     * How far apart barriers are at least while capture works through a backlog: the design's "a barrier at least
+     * every second" still holds.
      */
-    public static final Duration BACKLOG_INTERVAL = Duration.ofMillis(800);
+    public static final Duration BACKLOG_INTERVAL = Duration.ofSeconds(1);
 
     private final long intervalNanos;
     private long nextEpoch;

@@ -101,7 +101,7 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
                 }
             }
             Lsn covered = committed != null ? committed : acknowledged;
-            newestCommitMillis.ifPresent(millis -> lag.batch(millis, System.currentTimeMillis(), records.size()));
+            newestCommitMillis.ifPresent(millis -> lag.committed(millis, System.currentTimeMillis()));
             Optional<Barrier> barrier = barriers.next(Optional.ofNullable(covered), System.nanoTime(), lag.behind());
             if (barrier.isPresent()) {
                 producer.send(barrier.get());

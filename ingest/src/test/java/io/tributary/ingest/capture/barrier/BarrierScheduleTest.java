@@ -54,9 +54,9 @@ class BarrierScheduleTest {
         schedule.next(Optional.of(Lsn.of(100)), 0, true);
 
         assertThat(schedule.next(Optional.of(Lsn.of(200)), 200 * MS, true)).isEmpty();
-        assertThat(schedule.next(Optional.of(Lsn.of(300)), 799 * MS, true)).isEmpty();
-        assertThat(schedule.next(Optional.of(Lsn.of(400)), 800 * MS, true)).contains(Barrier.of(2, Lsn.of(400)));
-        assertThat(schedule.next(Optional.of(Lsn.of(500)), 1_000 * MS, false)).contains(Barrier.of(3, Lsn.of(500)));
+        assertThat(schedule.next(Optional.of(Lsn.of(300)), 999 * MS, true)).isEmpty();
+        assertThat(schedule.next(Optional.of(Lsn.of(400)), 1_000 * MS, true)).contains(Barrier.of(2, Lsn.of(400)));
+        assertThat(schedule.next(Optional.of(Lsn.of(500)), 1_200 * MS, false)).contains(Barrier.of(3, Lsn.of(500)));
     }
 
     @Test
