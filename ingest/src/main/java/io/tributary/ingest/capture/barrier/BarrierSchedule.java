@@ -10,17 +10,10 @@ import java.util.Optional;
  * When the next barrier is due and what it says. Epochs increase by one per barrier, starting after the newest
  * barrier already in {@code changes}; LSNs never decrease (after a restart, replayed transactions below the
  * previous instance's last barrier LSN do not lower it). A barrier is due once {@code interval} has passed since
- * the previous one and some position is known; while capture is behind the source (see {@link #next}), once
- * {@link #BACKLOG_INTERVAL} has passed if that is longer. Not thread-safe (the batch handler owns it). Times are
+ * the previous one and some position is known. Not thread-safe (the batch handler owns it). Times are
  * {@link System#nanoTime()} values.
  */
 public final class BarrierSchedule {
-
-    /**
-     * How far apart barriers are at least while capture works through a backlog: the design's "a barrier at least
-     * every second" still holds.
-     */
-    public static final Duration BACKLOG_INTERVAL = Duration.ofSeconds(1);
 
     private final long intervalNanos;
     private long nextEpoch;
@@ -52,22 +45,11 @@ public final class BarrierSchedule {
      * @param nowNanos     the current {@link System#nanoTime()}
      */
     public Optional<Barrier> next(Optional<Lsn> acknowledged, long nowNanos) {
-        return next(acknowledged, nowNanos, false);
-    }
-
-    /**
-     * As {@link #next(Optional, long)}; while {@code behind} (capture works through a backlog of the source's WAL)
-     * barriers are at least {@link #BACKLOG_INTERVAL} apart. Each barrier still covers everything acknowledged
-     * before it; what changes is how often the merge commits and the storage writers checkpoint while no
-     * checkpoint can be near the source anyway.
-     */
-    public Optional<Barrier> next(Optional<Lsn> acknowledged, long nowNanos, boolean behind) {
         acknowledged.ifPresent(lsn -> {
             floor = Lsn.max(floor, lsn);
             positionKnown = true;
         });
-        long due = behind ? Math.max(intervalNanos, BACKLOG_INTERVAL.toNanos()) : intervalNanos;
-        if (!positionKnown || emitted && nowNanos - lastNanos < due) {
+        if (!positionKnown || emitted && nowNanos - lastNanos < intervalNanos) {
             return Optional.empty();
         }
         Barrier barrier = Barrier.of(nextEpoch++, floor);

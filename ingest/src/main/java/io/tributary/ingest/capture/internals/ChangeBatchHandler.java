@@ -13,15 +13,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Handles Debezium's batches, one Kafka transaction per batch: assembles each transaction (BEGIN .. END) with its
  * commit LSN, writes its messages to {@code changes}, a barrier when one is due (also stored in {@code ingest-offsets},
- * {@link StoredBarrier}; further apart while the batches' transactions show capture behind the source,
- * {@link SourceLag}), and the offsets of the newest transaction boundary of the batch to {@code ingest-offsets},
+ * {@link StoredBarrier}), and the offsets of the newest transaction boundary of the batch to {@code ingest-offsets},
  * and commits them together; only then is the boundary marked processed, so the slot never moves past what Kafka
  * holds. A barrier thus becomes visible, in every partition, together with or after every event at or below its LSN.
  * If anything fails the Kafka transaction is aborted: a {@code read_committed} reader sees none of it, and the next
@@ -41,7 +39,6 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
     private final BarrierSchedule barriers;
     private final CaptureCounters counters;
     private final TransactionBuffer open = new TransactionBuffer();
-    private final SourceLag lag = new SourceLag();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private Lsn acknowledged;
 
@@ -68,7 +65,6 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
             long events = 0;
             long transactions = 0;
             long markers = 0;
-            OptionalLong newestCommitMillis = OptionalLong.empty();
             for (RecordChangeEvent<SourceRecord> event : records) {
                 SourceRecord record = event.record();
                 switch (DebeziumRecords.kind(record)) {
@@ -87,7 +83,6 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
                         transactions++;
                         committed = commitLsn;
                         boundary = event;
-                        newestCommitMillis = DebeziumRecords.commitMillis(record);
                     }
                     case HEARTBEAT -> {
                         if (!open.isOpen()) {
@@ -101,8 +96,7 @@ final class ChangeBatchHandler implements DebeziumEngine.ChangeConsumer<RecordCh
                 }
             }
             Lsn covered = committed != null ? committed : acknowledged;
-            newestCommitMillis.ifPresent(millis -> lag.committed(millis, System.currentTimeMillis()));
-            Optional<Barrier> barrier = barriers.next(Optional.ofNullable(covered), System.nanoTime(), lag.behind());
+            Optional<Barrier> barrier = barriers.next(Optional.ofNullable(covered), System.nanoTime());
             if (barrier.isPresent()) {
                 producer.send(barrier.get());
                 producer.send(storedBarrier.record(barrier.get()));

@@ -1,7 +1,6 @@
 package io.tributary.ingest.capture.internals;
 
 import java.util.Map;
-import java.util.OptionalLong;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -19,7 +18,6 @@ final class DebeziumRecords {
     static final String OFFSET_LSN = "lsn";
     static final String OFFSET_LSN_PROC = "lsn_proc";
     static final String OFFSET_TX_ID = "txId";
-    static final String TS_MS = "ts_ms";
 
     private DebeziumRecords() {
     }
@@ -48,18 +46,6 @@ final class DebeziumRecords {
     /** The 32-bit transaction id in the record's source offset. */
     static long transactionId(SourceRecord record) {
         return number(record, OFFSET_TX_ID);
-    }
-
-    /**
-     * The source's commit time (epoch milliseconds) of a transaction END record ({@code ts_ms}), or empty if the
-     * record has none.
-     */
-    static OptionalLong commitMillis(SourceRecord record) {
-        if (record.value() instanceof Struct value && value.schema().field(TS_MS) != null
-            && value.get(TS_MS) instanceof Number millis) {
-            return OptionalLong.of(millis.longValue());
-        }
-        return OptionalLong.empty();
     }
 
     /** The {@code lsn_commit} of the record's source offset. */

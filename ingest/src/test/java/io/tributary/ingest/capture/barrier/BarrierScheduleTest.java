@@ -47,24 +47,4 @@ class BarrierScheduleTest {
 
         assertThat(schedule.next(Optional.empty(), 300 * MS)).contains(Barrier.of(2, Lsn.of(100)));
     }
-
-    @Test
-    void behindTheSourceBarriersAreFurtherApartAndCoverEverythingAcknowledged() {
-        BarrierSchedule schedule = BarrierSchedule.after(new RecoveredBarriers(1, Map.of()), Duration.ofMillis(200));
-        schedule.next(Optional.of(Lsn.of(100)), 0, true);
-
-        assertThat(schedule.next(Optional.of(Lsn.of(200)), 200 * MS, true)).isEmpty();
-        assertThat(schedule.next(Optional.of(Lsn.of(300)), 999 * MS, true)).isEmpty();
-        assertThat(schedule.next(Optional.of(Lsn.of(400)), 1_000 * MS, true)).contains(Barrier.of(2, Lsn.of(400)));
-        assertThat(schedule.next(Optional.of(Lsn.of(500)), 1_200 * MS, false)).contains(Barrier.of(3, Lsn.of(500)));
-    }
-
-    @Test
-    void behindTheSourceALongerConfiguredIntervalStays() {
-        BarrierSchedule schedule = BarrierSchedule.after(new RecoveredBarriers(1, Map.of()), Duration.ofSeconds(3));
-        schedule.next(Optional.of(Lsn.of(100)), 0, true);
-
-        assertThat(schedule.next(Optional.of(Lsn.of(200)), 2_000 * MS, true)).isEmpty();
-        assertThat(schedule.next(Optional.of(Lsn.of(300)), 3_000 * MS, true)).contains(Barrier.of(2, Lsn.of(300)));
-    }
 }
