@@ -30,9 +30,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ChangesProducer implements AutoCloseable {
 
-    /** The producer's retry backoff, in milliseconds, unless the Kafka properties set one. */
-    static final long RETRY_BACKOFF_MS = 20L;
-
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
     private final int partitions;
@@ -58,13 +55,7 @@ final class ChangesProducer implements AutoCloseable {
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        // One produce request at a time: under transactions v2 the first batch a transaction writes to a partition
-        // must reach the log before any later one, and with several requests in flight a later one that overtook it
-        // was refused (OUT_OF_ORDER_SEQUENCE_NUMBER) and the whole request sent again. Batches gather meanwhile.
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-        // The first send after a commit is often refused (CONCURRENT_TRANSACTIONS) while the broker still writes
-        // the previous transaction's markers; Kafka's default backoff (100 ms) stalled every batch that long.
-        props.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, Long.toString(RETRY_BACKOFF_MS));
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
         props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
         props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
