@@ -228,7 +228,7 @@ public final class Replication {
         SyncRulesGroup group = snapshot.newestGroup().orElseThrow();
         return String.format("Caught up in %.1f s: %d rows snapshotted from %d tables (%.0f rows/s); sync rules "
                 + "group %d ACTIVE at checkpoint op_id %d, LSN %s", elapsedMillis / 1000.0, snapshot.rowsDone(),
-            snapshot.windows().size(), snapshot.rowsDone() * 1000.0 / Math.max(1, elapsedMillis), group.id(),
+            snapshot.tables(), snapshot.rowsDone() * 1000.0 / Math.max(1, elapsedMillis), group.id(),
             group.checkpoint().orElseThrow().opId(), group.checkpoint().orElseThrow().lsn());
     }
 
