@@ -27,6 +27,16 @@ public final class SnapshotChunks {
         + " WHERE c.chunk_id = ? AND c.state <> 'DONE' AND t.table_schema = c.table_schema"
         + " AND t.table_name = c.table_name AND t.window_id = c.window_id"
         + " AND t.state IN ('PLANNING', 'SNAPSHOTTING') RETURNING c.attempt";
+    private static final String COMPLETE = "WITH done AS (UPDATE tributary.snapshot_chunks SET state = 'DONE',"
+        + " row_count = ?, high_watermark = ?::pg_lsn, updated_at = now() WHERE chunk_id = ? AND state = 'ASSIGNED'"
+        + " RETURNING table_schema, table_name, window_id, row_count, high_watermark)"
+        + " UPDATE tributary.source_tables t SET chunks_done = t.chunks_done + 1, rows_done = t.rows_done"
+        + " + d.row_count, high_watermark = greatest(t.high_watermark, d.high_watermark),"
+        + " state = CASE WHEN t.state = 'SNAPSHOTTING' AND t.chunks_done + 1 >= t.chunks_planned THEN 'DONE'"
+        + " ELSE t.state END, finished_at = CASE WHEN t.state = 'SNAPSHOTTING' AND t.chunks_done + 1"
+        + " >= t.chunks_planned THEN now() ELSE t.finished_at END, updated_at = now() FROM done d"
+        + " WHERE t.table_schema = d.table_schema AND t.table_name = d.table_name AND t.window_id = d.window_id"
+        + " RETURNING " + prefixed("t.", SnapshotProgress.WINDOW_COLUMNS);
     private static final String COMPLETE_ALL = "WITH v AS (SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[])"
         + " AS v(chunk_id, row_count, high_watermark)), done AS (UPDATE tributary.snapshot_chunks c SET state ="
         + " 'DONE', row_count = v.row_count, high_watermark = v.high_watermark::pg_lsn, updated_at = now() FROM v"
@@ -77,8 +87,14 @@ public final class SnapshotChunks {
      */
     public static Optional<WindowProgress> complete(Connection connection, String chunkId, long rowCount,
                                                     String highWatermark) throws SQLException {
-        return Optional.ofNullable(completeAll(connection, List.of(new ChunkCompletion(chunkId, rowCount,
-            highWatermark))).get(chunkId));
+        try (PreparedStatement update = connection.prepareStatement(COMPLETE)) {
+            update.setLong(1, rowCount);
+            update.setString(2, highWatermark);
+            update.setString(3, chunkId);
+            try (ResultSet rs = update.executeQuery()) {
+                return rs.next() ? Optional.of(SnapshotProgress.read(rs)) : Optional.empty();
+            }
+        }
     }
 
     /**
@@ -94,6 +110,13 @@ public final class SnapshotChunks {
             throws SQLException {
         Map<String, WindowProgress> completed = new HashMap<>();
         if (chunks.isEmpty()) {
+            return completed;
+        }
+        if (chunks.size() == 1) {
+            // the statement over arrays is planned afresh at every execution; one chunk takes the simple one
+            ChunkCompletion chunk = chunks.get(0);
+            complete(connection, chunk.chunkId(), chunk.rowCount(), chunk.highWatermark())
+                .ifPresent(window -> completed.put(chunk.chunkId(), window));
             return completed;
         }
         // sorted, so concurrent calls lock the chunks they share in the same order
