@@ -65,13 +65,7 @@ record ProgressSnapshot(WindowTotals windows, List<SyncRulesGroup> groups) {
 
     /** The newest deployed group, which {@code --until-caught-up} waits for. */
     Optional<SyncRulesGroup> newestGroup() {
-        return groups.isEmpty() ? Optional.empty() : Optional.of(groups.get(groups.size() - 1));
-    }
-
-    /** Whether no group is on its way out: every group but the newest is TERMINATED and cleared. */
-    boolean settled() {
-        return groups.stream().limit(Math.max(0, groups.size() - 1))
-            .allMatch(group -> group.state() == GroupState.TERMINATED && group.cleared());
+        return CatchUpState.newest(groups);
     }
 
     /** One line for the live display. */

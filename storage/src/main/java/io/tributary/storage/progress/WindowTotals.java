@@ -30,6 +30,20 @@ public record WindowTotals(long tables, long tablesDone, long openWindows, long 
         + " rows_estimated FROM tributary.source_tables ORDER BY table_schema, table_name, started_at DESC,"
         + " window_id DESC) newest";
 
+    private static final String OPEN = "SELECT count(*) FROM tributary.source_tables"
+        + " WHERE state IN ('PLANNING', 'SNAPSHOTTING')";
+
+    /**
+     * The windows still being planned or read, alone: a table has at most one open window, and it is its newest,
+     * so they are counted without finding every table's newest window ({@link #openWindows()} of {@link #read}).
+     */
+    public static long countOpen(Connection connection) throws SQLException {
+        try (Statement select = connection.createStatement(); ResultSet rs = select.executeQuery(OPEN)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /** The totals as storage holds them now. */
     public static WindowTotals read(Connection connection) throws SQLException {
         try (Statement select = connection.createStatement(); ResultSet rs = select.executeQuery(TOTALS)) {

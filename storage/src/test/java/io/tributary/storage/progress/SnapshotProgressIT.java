@@ -162,6 +162,7 @@ class SnapshotProgressIT {
             SnapshotChunks.complete(c, "v1#0", 7, "0/21");
 
             assertThat(WindowTotals.read(c)).isEqualTo(new WindowTotals(3, 1, 1, 1, 12, 2, 200, 2));
+            assertThat(WindowTotals.countOpen(c)).isEqualTo(1);
         }
     }
 
