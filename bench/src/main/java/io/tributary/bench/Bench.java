@@ -42,6 +42,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TimeZone;
@@ -116,6 +117,11 @@ public final class Bench implements Callable<Integer> {
         description = "schemas of M, one run per value; with several, M adds the fixed CPU per table against the"
             + " first (e.g. 1,200,2000; default ${DEFAULT-VALUE})")
     private List<Integer> tenants;
+
+    @Option(names = "--pg-statements",
+        description = "start both Postgres servers with pg_stat_statements; M writes each run's top statements next to"
+            + " the result file")
+    private boolean pgStatements;
 
     @Option(names = "--tenant-tables", defaultValue = "5", description = "tables per schema (default ${DEFAULT-VALUE})")
     private int tenantTables;
@@ -212,8 +218,12 @@ public final class Bench implements Callable<Integer> {
         Path work = Files.createTempDirectory("tributary-bench");
         Files.createDirectories(outDirectory);
         Path file = outDirectory.resolve(started + ".md");
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedPostgres sourceServer = EmbeddedPostgres.start();
-             EmbeddedPostgres storageServer = EmbeddedPostgres.start()) {
+        Map<String, String> serverConfig = pgStatements
+            ? Map.of("shared_preload_libraries", "pg_stat_statements", "pg_stat_statements.track_planning", "on")
+            : Map.of();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start();
+             EmbeddedPostgres sourceServer = EmbeddedPostgres.start(Optional.empty(), serverConfig);
+             EmbeddedPostgres storageServer = EmbeddedPostgres.start(Optional.empty(), serverConfig)) {
             List<Long> postmasters = postmasterPids(sourceServer, storageServer);
             try (MemoryProbe memory = MemoryProbe.start(postmasters)) {
                 String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, workers=%s, repeat=%d%s",

@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -44,7 +45,20 @@ public final class EmbeddedPostgres implements AutoCloseable {
      * @throws EmbeddedServiceException if the server does not start
      */
     public static EmbeddedPostgres start(Optional<Path> dataDirectory) {
+        return start(dataDirectory, Map.of());
+    }
+
+    /**
+     * Starts a server with {@code serverConfig} set on top of the defaults (a setting named in both takes the
+     * given value), e.g. {@code shared_preload_libraries=pg_stat_statements} to measure statements.
+     *
+     * @param dataDirectory where the cluster lives; reused (not wiped) when it already holds one. Empty: a
+     *     temporary directory deleted on close.
+     * @throws EmbeddedServiceException if the server does not start
+     */
+    public static EmbeddedPostgres start(Optional<Path> dataDirectory, Map<String, String> serverConfig) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");
+        Objects.requireNonNull(serverConfig, "serverConfig");
         long started = System.nanoTime();
         try {
             io.zonky.test.db.postgres.embedded.EmbeddedPostgres.Builder builder =
@@ -60,6 +74,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
                     // zonky turns it off; logical decoding only reads flushed WAL, so commits would reach
                     // replication up to wal_writer_delay late.
                     .setServerConfig("synchronous_commit", "on");
+            serverConfig.forEach(builder::setServerConfig);
             if (dataDirectory.isPresent()) {
                 builder.setDataDirectory(dataDirectory.get()).setCleanDataDirectory(false);
             }

@@ -214,6 +214,70 @@ class CheckpointGatingIT {
         }
     }
 
+    @Test
+    void aTableHeldBehindTheTableThatHeldTheLastAttemptStillHoldsOnceThatOneIsReady(TestServices services)
+        throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.create(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                + " VALUES ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT'),"
+                + " ('public', 'lists', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+
+            Barrier opened = h.log.barrier();
+            h.log.tableReady(0, "lists", "w1", opened.lsn());
+            Barrier listsHalfReady = h.log.barrier();
+            awaitSealed(h, listsHalfReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // todos, ready nowhere, holds longest
+
+            h.tableReadyEverywhere("todos", "w1", opened.lsn());
+            Barrier todosReady = h.log.barrier();
+            awaitSealed(h, todosReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // lists, not ready in partition 1
+            assertThat(h.storage.checkpoint()).isEmpty();
+
+            h.log.tableReady(1, "lists", "w1", opened.lsn());
+            Barrier listsReady = h.log.barrier();
+            awaitSealed(h, listsReady.epoch());
+            checkpointer.advance(c); // or the writer's own checkpointer first
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(listsReady.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
+    @Test
+    void theTableThatHeldTheLastAttemptHoldsNothingOnceItsWindowFailed(TestServices services) throws Exception {
+        String rules = StorageWriterIT.RULES;
+        try (WriterHarness h = WriterHarness.create(services, 2, rules);
+             StorageWriter writer = h.start(100, 1);
+             Connection c = h.db.connect()) {
+            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
+                + " VALUES ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT'),"
+                + " ('public', 'lists', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT')");
+            c.setAutoCommit(false);
+            Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
+
+            Barrier opened = h.log.barrier();
+            h.tableReadyEverywhere("lists", "w1", opened.lsn());
+            Barrier listsReady = h.log.barrier();
+            awaitSealed(h, listsReady.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // held by todos
+
+            h.db.execute("UPDATE tributary.source_tables SET state = 'FAILED', error = 'no primary key'"
+                + " WHERE table_name = 'todos'");
+            Barrier todosFailed = h.log.barrier();
+            awaitSealed(h, todosFailed.epoch());
+            checkpointer.advance(c); // or the writer's own checkpointer first
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.storage.checkpoint().isPresent());
+            assertThat(h.storage.checkpoint().orElseThrow().epoch()).isEqualTo(todosFailed.epoch());
+            assertThat(writer.failure()).isEmpty();
+        }
+    }
+
     private static void awaitSealed(WriterHarness h, long epoch) {
         h.log.flush();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->

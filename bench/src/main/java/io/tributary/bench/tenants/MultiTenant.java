@@ -75,17 +75,24 @@ public final class MultiTenant {
      */
     public static void run(BenchContext ctx, List<Shape> shapes, List<Integer> workers) throws Exception {
         Map<Shape, SnapshotSeries.RunCpu> firstRuns = new LinkedHashMap<>();
+        boolean statements = StatementStats.enabled(ctx);
         for (Shape shape : shapes) {
             PgEndpoint source = database(ctx, shape);
             long start = System.nanoTime();
             load(source, shape);
             BenchContext.log("loaded %s tables, %,d rows in %.1f s", shape.describe(), shape.rows(),
                 (System.nanoTime() - start) / 1e9);
+            if (statements) {
+                StatementStats.reset(ctx);
+            }
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "M multi-tenant snapshot to first checkpoint",
                 String.format(Locale.ROOT, "%d schemas x %d tables of %,d rows, full pipeline", shape.schemas(),
                     shape.tables(), shape.rowsPerTable()), "bench_m_" + shape.schemas() + "x" + shape.tables(),
                 new SnapshotSeries.Source(source.jdbcUrl(), source, ctx.rulesFile("rules-tenants", rules()),
                     shape.rows(), Optional.of(expected(shape))), workers, cpu -> firstRuns.putIfAbsent(shape, cpu));
+            if (statements) {
+                StatementStats.write(ctx, shape.schemas() + "x" + shape.tables(), shape.tableCount());
+            }
             last.ifPresent(settings -> BenchContext.dropSlot(source, settings.name()));
         }
         TableCost.record(ctx, shapes, firstRuns, workers.get(0));

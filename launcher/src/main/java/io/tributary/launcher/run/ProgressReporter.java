@@ -87,6 +87,13 @@ final class ProgressReporter implements AutoCloseable {
         }
     }
 
+    /** Reads what the caught-up check needs now: the groups and the open window count (not the gauges' reading). */
+    CatchUpState readCatchUpState() throws SQLException {
+        try (Connection connection = Environment.connect(storage)) {
+            return CatchUpState.read(connection);
+        }
+    }
+
     long elapsedMillis() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     }

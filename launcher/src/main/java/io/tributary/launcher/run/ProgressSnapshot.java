@@ -3,53 +3,56 @@ package io.tributary.launcher.run;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.progress.SnapshotProgress;
-import io.tributary.storage.progress.WindowProgress;
-import io.tributary.storage.progress.WindowStatus;
+import io.tributary.storage.progress.WindowTotals;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Replication progress as storage records it, read in one go: every table's newest snapshot window and every
- * sync rules group with its checkpoint. What the live display, the caught-up check and the gauges read.
+ * Replication progress as storage records it, read in one go: the snapshot windows' totals (summed by storage over
+ * every table's newest window, one row whatever the table count) and every sync rules group with its checkpoint.
+ * What the live display, the caught-up check and the gauges read.
  */
-record ProgressSnapshot(List<WindowProgress> windows, List<SyncRulesGroup> groups) {
+record ProgressSnapshot(WindowTotals windows, List<SyncRulesGroup> groups) {
 
     static ProgressSnapshot read(Connection storage) throws SQLException {
-        return new ProgressSnapshot(SnapshotProgress.latestWindows(storage), SyncRulesGroups.list(storage));
+        return new ProgressSnapshot(WindowTotals.read(storage), SyncRulesGroups.list(storage));
     }
 
     long rowsDone() {
-        return windows.stream().mapToLong(WindowProgress::rowsDone).sum();
+        return windows.rowsDone();
     }
 
     long chunksDone() {
-        return windows.stream().mapToLong(WindowProgress::chunksDone).sum();
+        return windows.chunksDone();
     }
 
     long rowsEstimated() {
-        return windows.stream().mapToLong(WindowProgress::rowsEstimated).sum();
+        return windows.rowsEstimated();
     }
 
     long tablesDone() {
-        return windows.stream().filter(w -> w.state() == WindowStatus.DONE).count();
+        return windows.tablesDone();
+    }
+
+    /** Tables with a snapshot window. */
+    long tables() {
+        return windows.tables();
     }
 
     /** Windows still being planned or read. */
     long openWindows() {
-        return windows.stream().filter(w -> w.state() != WindowStatus.DONE && w.state() != WindowStatus.FAILED).count();
+        return windows.openWindows();
     }
 
     /** Chunks planned but not done, over the open windows. */
     long pendingChunks() {
-        return windows.stream().filter(w -> w.state() != WindowStatus.DONE && w.state() != WindowStatus.FAILED)
-            .mapToLong(w -> w.chunksPlanned() - w.chunksDone()).sum();
+        return windows.pendingChunks();
     }
 
     long failedTables() {
-        return windows.stream().filter(w -> w.state() == WindowStatus.FAILED).count();
+        return windows.failedTables();
     }
 
     long liveGroups() {
@@ -62,19 +65,13 @@ record ProgressSnapshot(List<WindowProgress> windows, List<SyncRulesGroup> group
 
     /** The newest deployed group, which {@code --until-caught-up} waits for. */
     Optional<SyncRulesGroup> newestGroup() {
-        return groups.isEmpty() ? Optional.empty() : Optional.of(groups.get(groups.size() - 1));
-    }
-
-    /** Whether no group is on its way out: every group but the newest is TERMINATED and cleared. */
-    boolean settled() {
-        return groups.stream().limit(Math.max(0, groups.size() - 1))
-            .allMatch(group -> group.state() == GroupState.TERMINATED && group.cleared());
+        return CatchUpState.newest(groups);
     }
 
     /** One line for the live display. */
     String line(long elapsedMillis, double rowsPerSecond) {
         StringBuilder line = new StringBuilder(String.format("[%4ds] snapshot %d/%d tables, %s rows",
-            elapsedMillis / 1000, tablesDone(), windows.size(), rowsDone() + "/~" + rowsEstimated()));
+            elapsedMillis / 1000, tablesDone(), tables(), rowsDone() + "/~" + rowsEstimated()));
         if (rowsPerSecond > 0) {
             line.append(String.format(" (%.0fk rows/s)", rowsPerSecond / 1000));
         }

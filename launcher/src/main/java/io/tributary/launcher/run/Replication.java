@@ -107,12 +107,12 @@ public final class Replication {
                 sampleSource(source, behind);
                 if (untilCaughtUp) {
                     try {
-                        ProgressSnapshot snapshot = progress.read();
-                        if (target.isEmpty() && snapshotsFinished(snapshot)) {
+                        CatchUpState reading = progress.readCatchUpState();
+                        if (target.isEmpty() && snapshotsFinished(reading)) {
                             target = Optional.of(Lsn.parse(source.current()));
                         }
-                        if (target.isPresent() && caughtUp(snapshot, target.get())) {
-                            out.println(summary(snapshot, progress.elapsedMillis()));
+                        if (target.isPresent() && caughtUp(reading, target.get())) {
+                            out.println(summary(progress.read(), progress.elapsedMillis()));
                             return ExitCodes.OK;
                         }
                     } catch (SQLException e) {
@@ -197,12 +197,12 @@ public final class Replication {
         return () -> slot == null ? List.of() : slot.warning().stream().toList();
     }
 
-    private static boolean snapshotsFinished(ProgressSnapshot snapshot) {
+    private static boolean snapshotsFinished(CatchUpState snapshot) {
         return snapshot.newestGroup().filter(group -> group.state() == GroupState.ACTIVE).isPresent()
             && snapshot.openWindows() == 0;
     }
 
-    private static boolean caughtUp(ProgressSnapshot snapshot, Lsn target) {
+    private static boolean caughtUp(CatchUpState snapshot, Lsn target) {
         return snapshot.settled() && snapshot.newestGroup()
             .filter(group -> group.state() == GroupState.ACTIVE)
             .flatMap(SyncRulesGroup::checkpoint)
@@ -228,7 +228,7 @@ public final class Replication {
         SyncRulesGroup group = snapshot.newestGroup().orElseThrow();
         return String.format("Caught up in %.1f s: %d rows snapshotted from %d tables (%.0f rows/s); sync rules "
                 + "group %d ACTIVE at checkpoint op_id %d, LSN %s", elapsedMillis / 1000.0, snapshot.rowsDone(),
-            snapshot.windows().size(), snapshot.rowsDone() * 1000.0 / Math.max(1, elapsedMillis), group.id(),
+            snapshot.tables(), snapshot.rowsDone() * 1000.0 / Math.max(1, elapsedMillis), group.id(),
             group.checkpoint().orElseThrow().opId(), group.checkpoint().orElseThrow().lsn());
     }
 

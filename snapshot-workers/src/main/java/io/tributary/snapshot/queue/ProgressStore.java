@@ -8,13 +8,15 @@ import io.tributary.postgres.RetryPolicy;
 import io.tributary.postgres.StopSignal;
 import io.tributary.postgres.StoppedException;
 import io.tributary.snapshot.internals.Failures;
+import io.tributary.storage.progress.ChunkCompletion;
 import io.tributary.storage.progress.SnapshotChunks;
 import io.tributary.storage.progress.SnapshotProgress;
 import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowProgress;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Optional;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -44,9 +46,13 @@ final class ProgressStore implements AutoCloseable {
         return call("claim of chunk " + chunkId, c -> SnapshotChunks.claim(c, chunkId));
     }
 
-    /** Marks {@code chunkId} DONE; the window's progress, empty if another attempt completed it first. */
-    Optional<WindowProgress> complete(String chunkId, long rows, String highWatermark) {
-        return call("completion of chunk " + chunkId, c -> SnapshotChunks.complete(c, chunkId, rows, highWatermark));
+    /**
+     * Marks {@code chunks} DONE in one statement; per chunk this completed, its window's progress (a chunk another
+     * attempt completed first is absent).
+     */
+    Map<String, WindowProgress> complete(List<ChunkCompletion> chunks) {
+        return call("completion of " + chunks.size() + " chunks (" + chunks.get(0).chunkId() + " ...)",
+            c -> SnapshotChunks.completeAll(c, chunks));
     }
 
     /** Fails {@code window} with {@code error}; false if it was not open any more. */

@@ -10,15 +10,19 @@ import io.tributary.snapshot.internals.ProgressLog;
 import io.tributary.snapshot.publish.ChunkPublication;
 import io.tributary.snapshot.read.ChunkReader;
 import io.tributary.snapshot.read.SourceSession;
+import io.tributary.storage.progress.ChunkCompletion;
 import io.tributary.storage.progress.WindowKey;
+import io.tributary.storage.progress.WindowProgress;
 import io.tributary.topics.codec.DeadLetters;
 import io.tributary.topics.codec.MessageFormatException;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.ChunkTask;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +53,12 @@ import org.slf4j.LoggerFactory;
  * publishes it, and commits the task's offset once the chunk is acknowledged by Kafka and DONE in storage.
  *
  * <p>Pipelined: after reading a chunk the loop takes the next task while Kafka still acknowledges the previous one;
- * at most {@code pipelineDepth} read chunks wait for acknowledgement, and offsets are committed in poll order.
- * While a long read runs the loop keeps its group membership alive (a poll with every partition paused).
+ * at most {@code pipelineDepth} read chunks wait for acknowledgement. The chunks acknowledged by then are marked
+ * DONE together, in one storage statement, and their offsets (in poll order) are committed at most every
+ * {@value #COMMIT_INTERVAL_MS} ms, when partitions are revoked and when the loop stops: a chunk is DONE in storage
+ * before its offset is committed, so a task whose commit was lost is delivered again and skipped, never a chunk
+ * skipped that is not DONE. While a long read runs the loop keeps its group membership alive (a poll with every
+ * partition paused).
  *
  * <p>Failures: a transient one re-runs the chunk as a new attempt after a backoff, up to the retry deadline; a
  * permanent one for the table fails its window in storage and commits the task; anything else stops the loop
@@ -62,6 +70,7 @@ final class WorkerLoop implements Runnable {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(10);
     private static final Duration HANDOFF_WAIT = Duration.ofSeconds(30);
+    private static final long COMMIT_INTERVAL_MS = 1000;
     private static final String STAGE = "snapshot-worker";
 
     private final String name;
@@ -79,6 +88,8 @@ final class WorkerLoop implements Runnable {
     private final StopSignal stop;
     private final int pipelineDepth;
     private final Deque<InFlight> inFlight = new ArrayDeque<>();
+    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
+    private long lastCommit = System.nanoTime();
     private volatile boolean aborted;
     private volatile Throwable failure;
     private long lastPoll = System.nanoTime();
@@ -119,6 +130,9 @@ final class WorkerLoop implements Runnable {
             consumer.subscribe(List.of(tasksTopic), new Rebalance());
             while (!stop.isStopped()) {
                 finishSettled(false);
+                if (System.nanoTime() - lastCommit >= TimeUnit.MILLISECONDS.toNanos(COMMIT_INTERVAL_MS)) {
+                    commitOffsets();
+                }
                 if (inFlight.size() >= pipelineDepth) {
                     finishHead();
                     continue;
@@ -138,6 +152,7 @@ final class WorkerLoop implements Runnable {
             }
             if (!aborted) {
                 finishSettled(true);
+                commitOffsets();
             }
         } catch (StoppedException | InterruptException | WakeupException e) {
             LOG.debug("Snapshot worker {} stopped: {}", name, e.toString());
@@ -236,19 +251,32 @@ final class WorkerLoop implements Runnable {
         }
     }
 
-    /** Finishes the settled tasks at the head of the pipeline; with {@code wait}, every task. */
+    /**
+     * Finishes the settled tasks at the head of the pipeline (with {@code wait}, every task): the acknowledged
+     * chunks among them are completed together ({@link #completeAll}), a chunk Kafka did not acknowledge on its own
+     * ({@link #complete}), in poll order.
+     */
     private void finishSettled(boolean wait) {
         inFlight.forEach(InFlight::isSettled);
+        List<InFlight> acknowledged = new ArrayList<>();
         while (!inFlight.isEmpty() && (wait || inFlight.peekFirst().isSettled())) {
-            finishHead();
+            InFlight head = inFlight.removeFirst();
+            awaitSettled(head);
+            if (head.publication().isPresent() && failed(head.publication().get())) {
+                completeAll(acknowledged);
+                acknowledged.clear();
+                complete(head);
+            } else {
+                acknowledged.add(head);
+            }
         }
+        completeAll(acknowledged);
     }
 
-    /** Waits for the oldest task (keeping the group membership alive), then completes and commits it. */
+    /** Waits for the oldest task (keeping the group membership alive), then finishes it and the settled ones after. */
     private void finishHead() {
-        InFlight head = inFlight.removeFirst();
-        awaitSettled(head);
-        complete(head);
+        awaitSettled(inFlight.peekFirst());
+        finishSettled(false);
     }
 
     private void awaitSettled(InFlight entry) {
@@ -270,8 +298,8 @@ final class WorkerLoop implements Runnable {
     }
 
     /**
-     * Completes a settled task: marks its chunk DONE in storage and commits its offset. A chunk Kafka did not
-     * acknowledge is run again as a new attempt first (or fails its table, if the error is permanent).
+     * Completes a settled task on its own: marks its chunk DONE in storage and queues its offset. A chunk Kafka did
+     * not acknowledge is run again as a new attempt first (or fails its table, if the error is permanent).
      */
     private void complete(InFlight entry) {
         InFlight current = entry;
@@ -288,33 +316,64 @@ final class WorkerLoop implements Runnable {
             current = run(current.record(), current.task());
             awaitSettled(current);
         }
-        if (current.publication().isPresent()) {
-            ChunkPublication publication = current.publication().get();
-            ChunkTask task = publication.task();
-            store.complete(task.chunkId(), publication.rows(), publication.highWatermark().toString())
-                .ifPresent(window -> {
+        completeAll(List.of(current));
+    }
+
+    /**
+     * Marks the read chunks of {@code settled} (each acknowledged by Kafka) DONE in one storage statement, then
+     * queues every task's offset for the next commit, in order.
+     */
+    private void completeAll(List<InFlight> settled) {
+        if (settled.isEmpty()) {
+            return;
+        }
+        List<ChunkCompletion> chunks = new ArrayList<>();
+        for (InFlight entry : settled) {
+            entry.publication().ifPresent(p -> chunks.add(new ChunkCompletion(p.task().chunkId(), p.rows(),
+                p.highWatermark().toString())));
+        }
+        Map<String, WindowProgress> done = chunks.isEmpty() ? Map.of() : new HashMap<>(store.complete(chunks));
+        for (InFlight entry : settled) {
+            entry.publication().ifPresent(publication -> {
+                ChunkTask task = publication.task();
+                WindowProgress window = done.remove(task.chunkId());
+                if (window != null) {
                     progress.chunkDone(window, publication.rows());
                     listener.chunkDone(task, publication.rows(), publication.highWatermark());
-                });
+                }
+            });
+            commit(entry.record());
         }
-        commit(current.record());
     }
 
     private static boolean failed(ChunkPublication publication) {
         return publication.acknowledged().isCompletedExceptionally();
     }
 
+    /** Queues the offset after {@code record} for the next commit ({@link #commitOffsets}). */
     private void commit(ConsumerRecord<byte[], byte[]> record) {
-        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        if (!consumer.assignment().contains(partition)) {
-            LOG.debug("Not committing {}@{}: the partition was reassigned", partition, record.offset());
+        uncommitted.merge(new TopicPartition(record.topic(), record.partition()),
+            new OffsetAndMetadata(record.offset() + 1), (a, b) -> a.offset() >= b.offset() ? a : b);
+    }
+
+    /** Commits the queued offsets of the partitions still assigned, in one request. */
+    private void commitOffsets() {
+        lastCommit = System.nanoTime();
+        if (uncommitted.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(uncommitted);
+        uncommitted.clear();
+        offsets.keySet().retainAll(consumer.assignment());
+        if (offsets.isEmpty()) {
+            LOG.debug("Not committing offsets: their partitions were reassigned");
             return;
         }
         try {
-            consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+            consumer.commitSync(offsets);
         } catch (CommitFailedException | RebalanceInProgressException e) {
-            LOG.info("Offset {} of {} not committed ({}); its new owner skips the chunk if it is done",
-                record.offset() + 1, partition, e.toString());
+            LOG.info("Offsets {} not committed ({}); a new owner skips the chunks that are done", offsets,
+                e.toString());
         }
     }
 
@@ -360,13 +419,25 @@ final class WorkerLoop implements Runnable {
 
         /**
          * Hands over cleanly when revoked between tasks (in the loop's own poll): waits a while for the chunks in
-         * flight and commits them. During a keep-alive poll (inside a read or a completion) it leaves them: their
-         * commits are skipped later and the new owner skips the chunks that are DONE by then.
+         * flight, completes them and commits every queued offset. During a keep-alive poll (inside a read or a
+         * completion) it commits the offsets queued so far and leaves the chunks in flight: their commits are
+         * skipped later and the new owner skips the chunks that are DONE by then.
          */
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             gate.onRevoked(partitions);
-            if (aborted || !mainPoll) {
+            if (aborted) {
+                return;
+            }
+            try {
+                handOver();
+            } finally {
+                commitOffsets();
+            }
+        }
+
+        private void handOver() {
+            if (!mainPoll) {
                 return;
             }
             long deadline = System.nanoTime() + HANDOFF_WAIT.toNanos();
@@ -398,6 +469,7 @@ final class WorkerLoop implements Runnable {
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             gate.onRevoked(partitions);
             inFlight.removeIf(entry -> partitions.contains(entry.partition()));
+            uncommitted.keySet().removeAll(partitions);
         }
     }
 }

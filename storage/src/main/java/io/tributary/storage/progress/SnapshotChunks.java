@@ -1,12 +1,14 @@
 package io.tributary.storage.progress;
 
-import io.tributary.postgres.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -35,6 +37,21 @@ public final class SnapshotChunks {
         + " >= t.chunks_planned THEN now() ELSE t.finished_at END, updated_at = now() FROM done d"
         + " WHERE t.table_schema = d.table_schema AND t.table_name = d.table_name AND t.window_id = d.window_id"
         + " RETURNING " + prefixed("t.", SnapshotProgress.WINDOW_COLUMNS);
+    private static final String COMPLETE_ALL = "WITH v AS (SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[])"
+        + " AS v(chunk_id, row_count, high_watermark)), done AS (UPDATE tributary.snapshot_chunks c SET state ="
+        + " 'DONE', row_count = v.row_count, high_watermark = v.high_watermark::pg_lsn, updated_at = now() FROM v"
+        + " WHERE c.chunk_id = v.chunk_id AND c.state = 'ASSIGNED' RETURNING c.chunk_id, c.table_schema,"
+        + " c.table_name, c.window_id, c.row_count, c.high_watermark), sums AS (SELECT table_schema, table_name,"
+        + " window_id, count(*)::int AS chunks, sum(row_count) AS row_count, max(high_watermark) AS high_watermark"
+        + " FROM done GROUP BY table_schema, table_name, window_id), windows AS (UPDATE tributary.source_tables t"
+        + " SET chunks_done = t.chunks_done + s.chunks, rows_done = t.rows_done + s.row_count, high_watermark ="
+        + " greatest(t.high_watermark, s.high_watermark), state = CASE WHEN t.state = 'SNAPSHOTTING' AND"
+        + " t.chunks_done + s.chunks >= t.chunks_planned THEN 'DONE' ELSE t.state END, finished_at = CASE WHEN"
+        + " t.state = 'SNAPSHOTTING' AND t.chunks_done + s.chunks >= t.chunks_planned THEN now() ELSE t.finished_at"
+        + " END, updated_at = now() FROM sums s WHERE t.table_schema = s.table_schema AND t.table_name ="
+        + " s.table_name AND t.window_id = s.window_id RETURNING " + prefixed("t.", SnapshotProgress.WINDOW_COLUMNS)
+        + ") SELECT w.*, d.chunk_id FROM done d JOIN windows w ON w.table_schema = d.table_schema AND w.table_name"
+        + " = d.table_name AND w.window_id = d.window_id";
     private static final String CHUNK_COLUMNS = "table_schema, table_name, window_id, chunk_id, chunk_index, lo,"
         + " hi, state, attempt, priority";
     private static final String PENDING = "SELECT " + CHUNK_COLUMNS + " FROM tributary.snapshot_chunks"
@@ -70,16 +87,54 @@ public final class SnapshotChunks {
      */
     public static Optional<WindowProgress> complete(Connection connection, String chunkId, long rowCount,
                                                     String highWatermark) throws SQLException {
-        return Transactions.inTransaction(connection, () -> {
-            try (PreparedStatement update = connection.prepareStatement(COMPLETE)) {
-                update.setLong(1, rowCount);
-                update.setString(2, highWatermark);
-                update.setString(3, chunkId);
-                try (ResultSet rs = update.executeQuery()) {
-                    return rs.next() ? Optional.of(SnapshotProgress.read(rs)) : Optional.<WindowProgress>empty();
+        try (PreparedStatement update = connection.prepareStatement(COMPLETE)) {
+            update.setLong(1, rowCount);
+            update.setString(2, highWatermark);
+            update.setString(3, chunkId);
+            try (ResultSet rs = update.executeQuery()) {
+                return rs.next() ? Optional.of(SnapshotProgress.read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Marks several ASSIGNED chunks DONE, as {@link #complete} does each, in one statement (atomic): a window's
+     * counters grow by all of its chunks among them at once, so a window completed by them becomes DONE in this
+     * statement.
+     *
+     * @param chunks the chunks with their rows and high watermarks; a chunk named twice completes once
+     * @return per chunk that this call completed (by id), its window's progress after the call; a chunk that was not
+     *         ASSIGNED (another attempt completed it first) is absent and unchanged
+     */
+    public static Map<String, WindowProgress> completeAll(Connection connection, List<ChunkCompletion> chunks)
+            throws SQLException {
+        Map<String, WindowProgress> completed = new HashMap<>();
+        if (chunks.isEmpty()) {
+            return completed;
+        }
+        if (chunks.size() == 1) {
+            // the statement over arrays is planned afresh at every execution; one chunk takes the simple one
+            ChunkCompletion chunk = chunks.get(0);
+            complete(connection, chunk.chunkId(), chunk.rowCount(), chunk.highWatermark())
+                .ifPresent(window -> completed.put(chunk.chunkId(), window));
+            return completed;
+        }
+        // sorted, so concurrent calls lock the chunks they share in the same order
+        List<ChunkCompletion> sorted = chunks.stream().sorted(Comparator.comparing(ChunkCompletion::chunkId)).toList();
+        try (PreparedStatement update = connection.prepareStatement(COMPLETE_ALL)) {
+            update.setArray(1, connection.createArrayOf("text", sorted.stream().map(ChunkCompletion::chunkId)
+                .toArray()));
+            update.setArray(2, connection.createArrayOf("int8", sorted.stream().map(ChunkCompletion::rowCount)
+                .toArray()));
+            update.setArray(3, connection.createArrayOf("text", sorted.stream().map(ChunkCompletion::highWatermark)
+                .toArray()));
+            try (ResultSet rs = update.executeQuery()) {
+                while (rs.next()) {
+                    completed.put(rs.getString(14), SnapshotProgress.read(rs));
                 }
             }
-        });
+        }
+        return completed;
     }
 
     /** The chunk {@code chunkId}, if stored. */

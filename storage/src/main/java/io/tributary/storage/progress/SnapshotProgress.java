@@ -9,9 +9,11 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Snapshot windows in storage, as the planner and the status command use them.
@@ -27,23 +29,28 @@ public final class SnapshotProgress {
         + " chunks_done, rows_done, rows_estimated, high_watermark::text, error, started_at, finished_at";
 
     private static final String OPEN = "INSERT INTO tributary.source_tables (table_schema, table_name, window_id,"
-        + " state, priority) VALUES (?, ?, ?, 'PLANNING', ?) ON CONFLICT DO NOTHING";
+        + " state, priority) SELECT u.s, u.t, u.w, 'PLANNING', u.p FROM unnest(?::text[], ?::text[], ?::text[],"
+        + " ?::text[]) AS u(s, t, w, p) ON CONFLICT DO NOTHING RETURNING table_schema, table_name, window_id";
     private static final String OPEN_FAILED = "INSERT INTO tributary.source_tables (table_schema, table_name,"
         + " window_id, state, priority, error, finished_at) VALUES (?, ?, ?, 'FAILED', ?, ?, now())";
-    private static final String MARKER = "UPDATE tributary.source_tables SET marker_lsn = ?::pg_lsn,"
-        + " updated_at = now() WHERE table_schema = ? AND table_name = ? AND window_id = ?";
+    private static final String KEYS = " t.table_schema = u.s AND t.table_name = u.t AND t.window_id = u.w";
+    private static final String MARKER = "UPDATE tributary.source_tables t SET marker_lsn = u.l::pg_lsn,"
+        + " updated_at = now() FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS u(s, t, w, l) WHERE"
+        + KEYS;
     private static final String INSERT_CHUNK = "INSERT INTO tributary.snapshot_chunks (chunk_id, table_schema,"
         + " table_name, window_id, chunk_index, lo, hi, state, priority)"
-        + " SELECT ?, ?, ?, ?, ?, ?, ?, 'PLANNED', t.priority FROM tributary.source_tables t"
-        + " WHERE t.table_schema = ? AND t.table_name = ? AND t.window_id = ? AND t.state = 'PLANNING'";
-    private static final String PLANNED = "UPDATE tributary.source_tables SET chunks_planned = ?,"
-        + " rows_estimated = ?, updated_at = now()"
-        + " WHERE table_schema = ? AND table_name = ? AND window_id = ? AND state = 'PLANNING'";
-    private static final String SNAPSHOTTING = "UPDATE tributary.source_tables SET state = CASE WHEN chunks_done"
-        + " >= chunks_planned THEN 'DONE' ELSE 'SNAPSHOTTING' END, finished_at = CASE WHEN chunks_done"
-        + " >= chunks_planned THEN now() END, updated_at = now()"
-        + " WHERE table_schema = ? AND table_name = ? AND window_id = ? AND state = 'PLANNING'"
-        + " AND chunks_planned > 0";
+        + " SELECT u.id, t.table_schema, t.table_name, t.window_id, u.i, u.lo, u.hi, 'PLANNED', t.priority"
+        + " FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[])"
+        + " AS u(s, t, w, id, i, lo, hi) JOIN tributary.source_tables t ON" + KEYS + " AND t.state = 'PLANNING'";
+    private static final String PLANNED = "UPDATE tributary.source_tables t SET chunks_planned = u.n,"
+        + " rows_estimated = u.e, updated_at = now() FROM unnest(?::text[], ?::text[], ?::text[], ?::int[],"
+        + " ?::bigint[]) AS u(s, t, w, n, e) WHERE" + KEYS + " AND t.state = 'PLANNING'"
+        + " RETURNING t.table_schema, t.table_name, t.window_id";
+    private static final String SNAPSHOTTING = "UPDATE tributary.source_tables t SET state = CASE WHEN"
+        + " t.chunks_done >= t.chunks_planned THEN 'DONE' ELSE 'SNAPSHOTTING' END, finished_at = CASE WHEN"
+        + " t.chunks_done >= t.chunks_planned THEN now() END, updated_at = now()"
+        + " FROM unnest(?::text[], ?::text[], ?::text[]) AS u(s, t, w) WHERE" + KEYS + " AND t.state = 'PLANNING'"
+        + " AND t.chunks_planned > 0";
     private static final String FAIL = "UPDATE tributary.source_tables SET state = 'FAILED', error = ?,"
         + " finished_at = now(), updated_at = now()"
         + " WHERE table_schema = ? AND table_name = ? AND window_id = ? AND state IN ('PLANNING', 'SNAPSHOTTING')";
@@ -96,21 +103,21 @@ public final class SnapshotProgress {
                 }
             }
             List<WindowKey> keys = new ArrayList<>(windows.keySet());
+            if (keys.isEmpty()) {
+                return List.<WindowKey>of();
+            }
+            Set<WindowKey> inserted = new HashSet<>();
             try (PreparedStatement insert = connection.prepareStatement(OPEN)) {
-                for (WindowKey key : keys) {
-                    bindKey(insert, 1, key);
-                    insert.setString(4, windows.get(key).name());
-                    insert.addBatch();
-                }
-                int[] counts = insert.executeBatch();
-                List<WindowKey> opened = new ArrayList<>();
-                for (int i = 0; i < counts.length; i++) {
-                    if (counts[i] != 0) {
-                        opened.add(keys.get(i));
+                bindKeys(connection, insert, 1, keys);
+                insert.setArray(4, connection.createArrayOf("text", keys.stream().map(k -> windows.get(k).name())
+                    .toArray()));
+                try (ResultSet rs = insert.executeQuery()) {
+                    while (rs.next()) {
+                        inserted.add(WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3)));
                     }
                 }
-                return opened;
             }
+            return keys.stream().filter(inserted::contains).toList();
         });
     }
 
@@ -130,17 +137,15 @@ public final class SnapshotProgress {
 
     /** Records the LSN of each window's marker in the WAL (Postgres text form, e.g. {@code 0/16B3748}). */
     public static void recordMarkers(Connection connection, Map<WindowKey, String> markerLsns) throws SQLException {
-        Transactions.inTransaction(connection, () -> {
-            try (PreparedStatement update = connection.prepareStatement(MARKER)) {
-                for (Map.Entry<WindowKey, String> entry : markerLsns.entrySet()) {
-                    update.setString(1, entry.getValue());
-                    bindKey(update, 2, entry.getKey());
-                    update.addBatch();
-                }
-                update.executeBatch();
-            }
-            return null;
-        });
+        if (markerLsns.isEmpty()) {
+            return;
+        }
+        List<WindowKey> keys = new ArrayList<>(markerLsns.keySet());
+        try (PreparedStatement update = connection.prepareStatement(MARKER)) {
+            bindKeys(connection, update, 1, keys);
+            update.setArray(4, connection.createArrayOf("text", keys.stream().map(markerLsns::get).toArray()));
+            update.executeUpdate();
+        }
     }
 
     /**
@@ -152,37 +157,48 @@ public final class SnapshotProgress {
      */
     public static List<WindowKey> storeChunks(Connection connection, Collection<WindowPlan> plans)
         throws SQLException {
+        if (plans.isEmpty()) {
+            return List.of();
+        }
         return Transactions.inTransaction(connection, () -> {
-            List<WindowKey> stored = new ArrayList<>();
-            try (PreparedStatement planned = connection.prepareStatement(PLANNED);
-                 PreparedStatement insert = connection.prepareStatement(INSERT_CHUNK)) {
-                List<WindowPlan> ordered = new ArrayList<>(plans);
-                for (WindowPlan plan : ordered) {
-                    planned.setInt(1, plan.chunks().size());
-                    planned.setLong(2, plan.rowsEstimated());
-                    bindKey(planned, 3, plan.window());
-                    planned.addBatch();
-                }
-                int[] counts = planned.executeBatch();
-                for (int i = 0; i < counts.length; i++) {
-                    if (counts[i] == 0) {
-                        continue;
-                    }
-                    WindowPlan plan = ordered.get(i);
-                    stored.add(plan.window());
-                    for (PlannedChunk chunk : plan.chunks()) {
-                        insert.setString(1, chunk.chunkId());
-                        bindKey(insert, 2, plan.window());
-                        insert.setInt(5, chunk.index());
-                        insert.setString(6, chunk.lo().orElse(null));
-                        insert.setString(7, chunk.hi().orElse(null));
-                        bindKey(insert, 8, plan.window());
-                        insert.addBatch();
+            List<WindowPlan> ordered = new ArrayList<>(plans);
+            Set<WindowKey> updated = new HashSet<>();
+            try (PreparedStatement planned = connection.prepareStatement(PLANNED)) {
+                bindKeys(connection, planned, 1, ordered.stream().map(WindowPlan::window).toList());
+                planned.setArray(4, connection.createArrayOf("int4", ordered.stream().map(p -> p.chunks().size())
+                    .toArray()));
+                planned.setArray(5, connection.createArrayOf("int8", ordered.stream().map(WindowPlan::rowsEstimated)
+                    .toArray()));
+                try (ResultSet rs = planned.executeQuery()) {
+                    while (rs.next()) {
+                        updated.add(WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3)));
                     }
                 }
-                insert.executeBatch();
             }
-            return stored;
+            List<WindowPlan> stored = ordered.stream().filter(p -> updated.contains(p.window())).toList();
+            List<WindowKey> windows = new ArrayList<>();
+            List<PlannedChunk> chunks = new ArrayList<>();
+            for (WindowPlan plan : stored) {
+                for (PlannedChunk chunk : plan.chunks()) {
+                    windows.add(plan.window());
+                    chunks.add(chunk);
+                }
+            }
+            if (!chunks.isEmpty()) {
+                try (PreparedStatement insert = connection.prepareStatement(INSERT_CHUNK)) {
+                    bindKeys(connection, insert, 1, windows);
+                    insert.setArray(4, connection.createArrayOf("text", chunks.stream().map(PlannedChunk::chunkId)
+                        .toArray()));
+                    insert.setArray(5, connection.createArrayOf("int4", chunks.stream().map(PlannedChunk::index)
+                        .toArray()));
+                    insert.setArray(6, connection.createArrayOf("text", chunks.stream()
+                        .map(c -> c.lo().orElse(null)).toArray()));
+                    insert.setArray(7, connection.createArrayOf("text", chunks.stream()
+                        .map(c -> c.hi().orElse(null)).toArray()));
+                    insert.executeUpdate();
+                }
+            }
+            return stored.stream().map(WindowPlan::window).toList();
         });
     }
 
@@ -191,16 +207,13 @@ public final class SnapshotProgress {
      * done already).
      */
     public static void markSnapshotting(Connection connection, Collection<WindowKey> windows) throws SQLException {
-        Transactions.inTransaction(connection, () -> {
-            try (PreparedStatement update = connection.prepareStatement(SNAPSHOTTING)) {
-                for (WindowKey window : windows) {
-                    bindKey(update, 1, window);
-                    update.addBatch();
-                }
-                update.executeBatch();
-            }
-            return null;
-        });
+        if (windows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement update = connection.prepareStatement(SNAPSHOTTING)) {
+            bindKeys(connection, update, 1, List.copyOf(windows));
+            update.executeUpdate();
+        }
     }
 
     /**
@@ -274,6 +287,16 @@ public final class SnapshotProgress {
                 return rs.next() ? Optional.of(read(rs)) : Optional.empty();
             }
         }
+    }
+
+    /** Binds the schemas, tables and window ids of {@code keys} as three text arrays from parameter {@code first}. */
+    private static void bindKeys(Connection connection, PreparedStatement statement, int first, List<WindowKey> keys)
+            throws SQLException {
+        statement.setArray(first, connection.createArrayOf("text", keys.stream().map(WindowKey::schema).toArray()));
+        statement.setArray(first + 1, connection.createArrayOf("text", keys.stream().map(WindowKey::table)
+            .toArray()));
+        statement.setArray(first + 2, connection.createArrayOf("text", keys.stream().map(WindowKey::windowId)
+            .toArray()));
     }
 
     static void bindKey(PreparedStatement statement, int first, WindowKey key) throws SQLException {

@@ -112,6 +112,61 @@ class SnapshotProgressIT {
     }
 
     @Test
+    void chunksCompletedTogetherAddUpPerWindow(TestServices services) throws Exception {
+        WindowKey other = WindowKey.of("tenant_b", "orders", "v1");
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT,
+                other, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 3), plan(other, 2)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1, other));
+            for (String chunk : List.of("w1#0", "w1#1", "w1#2", "v1#0", "v1#1")) {
+                SnapshotChunks.claim(c, chunk);
+            }
+            SnapshotChunks.complete(c, "v1#1", 1, "0/5");
+
+            Map<String, WindowProgress> done = SnapshotChunks.completeAll(c, List.of(
+                new ChunkCompletion("w1#2", 4, "0/18"), new ChunkCompletion("w1#0", 5, "0/20"),
+                new ChunkCompletion("v1#1", 9, "0/90"), new ChunkCompletion("v1#0", 2, "0/7"),
+                new ChunkCompletion("w1#0", 5, "0/20")));
+
+            assertThat(done).containsOnlyKeys("w1#0", "w1#2", "v1#0");
+            WindowProgress w1 = done.get("w1#0");
+            assertThat(done.get("w1#2")).isEqualTo(w1);
+            assertThat(w1.state()).isEqualTo(WindowStatus.SNAPSHOTTING);
+            assertThat(w1.chunksDone()).isEqualTo(2);
+            assertThat(w1.rowsDone()).isEqualTo(9);
+            assertThat(w1.highWatermark()).contains("0/20");
+            WindowProgress v1 = done.get("v1#0");
+            assertThat(v1.state()).isEqualTo(WindowStatus.DONE);
+            assertThat(v1.chunksDone()).isEqualTo(2);
+            assertThat(v1.rowsDone()).isEqualTo(3);
+            assertThat(v1.highWatermark()).contains("0/7");
+            assertThat(SnapshotChunks.completeAll(c, List.of())).isEmpty();
+        }
+    }
+
+    @Test
+    void totalsAddUpTheNewestWindowOfEveryTable(TestServices services) throws Exception {
+        WindowKey failed = WindowKey.of("tenant_c", "orders", "f1");
+        WindowKey done = WindowKey.of("tenant_b", "orders", "v1");
+        try (Connection c = storage(services)) {
+            assertThat(WindowTotals.read(c)).isEqualTo(new WindowTotals(0, 0, 0, 0, 0, 0, 0, 0));
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT, done,
+                SnapshotPriority.ACTIVE_SNAPSHOT, failed, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 3), plan(done, 1)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1, done));
+            SnapshotProgress.fail(c, failed, "no key");
+            SnapshotChunks.claim(c, "w1#0");
+            SnapshotChunks.complete(c, "w1#0", 5, "0/20");
+            SnapshotChunks.claim(c, "v1#0");
+            SnapshotChunks.complete(c, "v1#0", 7, "0/21");
+
+            assertThat(WindowTotals.read(c)).isEqualTo(new WindowTotals(3, 1, 1, 1, 12, 2, 200, 2));
+            assertThat(WindowTotals.countOpen(c)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void chunksDoneBeforePlanningEndsCompleteTheWindowWhenItEnds(TestServices services) throws Exception {
         try (Connection c = storage(services)) {
             SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
