@@ -103,7 +103,8 @@ final class BucketScan {
         int limit = pass.page(batchOps);
         int read = 0;
         try (PreparedStatement select = pass.connection.prepareStatement("SELECT op_id, op, source_table, row_id"
-            + " FROM " + pass.table + " WHERE bucket = ? AND op_id < ? ORDER BY op_id DESC LIMIT ?")) {
+            + " FROM " + pass.table + " WHERE " + pass.groupKey
+            + " AND bucket = ? AND op_id < ? ORDER BY op_id DESC LIMIT ?")) {
             select.setString(1, bucket);
             select.setLong(2, below);
             select.setInt(3, limit);
@@ -154,8 +155,8 @@ final class BucketScan {
         for (int from = 0; from < moves.size(); from += batchOps) {
             List<Long> part = moves.subList(from, Math.min(moves.size(), from + batchOps));
             try (PreparedStatement update = pass.connection.prepareStatement("UPDATE " + pass.table + " SET op = "
-                + MOVE + ", data = NULL WHERE bucket = ? AND op_id = ANY (?) AND op IN (" + PUT + ", " + REMOVE
-                + ")")) {
+                + MOVE + ", data = NULL WHERE " + pass.groupKey + " AND bucket = ? AND op_id = ANY (?) AND op IN ("
+                + PUT + ", " + REMOVE + ")")) {
                 update.setString(1, bucket);
                 update.setArray(2, pass.connection.createArrayOf("bigint", part.toArray()));
                 pass.moved += update.executeUpdate();
@@ -170,7 +171,7 @@ final class BucketScan {
             return true;
         }
         try (PreparedStatement select = pass.connection.prepareStatement("SELECT 1 FROM " + pass.table
-            + " WHERE bucket = ? AND op_id = ? AND op = " + CLEAR + " AND checksum = ?")) {
+            + " WHERE " + pass.groupKey + " AND bucket = ? AND op_id = ? AND op = " + CLEAR + " AND checksum = ?")) {
             select.setString(1, bucket);
             select.setLong(2, foldOpId);
             select.setLong(3, foldChecksum);
@@ -215,7 +216,8 @@ final class BucketScan {
         long folded = 0;
         int read = 0;
         try (PreparedStatement select = pass.connection.prepareStatement("SELECT op_id, op, checksum FROM "
-            + pass.table + " WHERE bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id LIMIT ?")) {
+            + pass.table + " WHERE " + pass.groupKey
+            + " AND bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id LIMIT ?")) {
             select.setString(1, bucket);
             select.setLong(2, foldOpId);
             select.setLong(3, lastNotPut);
@@ -240,7 +242,7 @@ final class BucketScan {
             return false;
         }
         try (PreparedStatement delete = pass.connection.prepareStatement("DELETE FROM " + pass.table
-            + " WHERE bucket = ? AND op_id >= ? AND op_id <= ?")) {
+            + " WHERE " + pass.groupKey + " AND bucket = ? AND op_id >= ? AND op_id <= ?")) {
             delete.setString(1, bucket);
             delete.setLong(2, foldOpId);
             delete.setLong(3, last);
