@@ -52,7 +52,8 @@ class CompactCommandIT {
             Long.toString(group));
 
         assertThat(compact.exitCode()).as(compact.err()).isZero();
-        assertThat(compact.out()).contains("up to op 5", "0 ops moved, 4 folded into CLEAR", "6 -> 3 ops");
+        assertThat(compact.out()).contains("up to op 5", "0 ops moved, 4 folded into CLEAR", "6 -> 3 ops",
+            "Fragmented bucket b[1]: 3 ops, 1 live rows", "Its newest ops are above the checkpoint");
         long folded = (Checksums.put("t", "1", "{\"id\":\"1\",\"v\":1}") + Checksums.put("t", "2", "{\"id\":\"2\"}")
             + Checksums.put("t", "1", "{\"id\":\"1\",\"v\":2}") + Checksums.remove("t", "2")) & 0xFFFF_FFFFL;
         assertThat(ops(storage, group)).containsExactly("4 op 4 checksum " + folded,
