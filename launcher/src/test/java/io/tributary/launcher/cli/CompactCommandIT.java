@@ -70,6 +70,21 @@ class CompactCommandIT {
         assertThat(size.get("bytes").asLong()).isPositive();
     }
 
+    @Test
+    void refusesAFragmentationBoundBelowOneOpPerLiveRow(TestServices services) throws Exception {
+        PostgresDatabase storage = services.newDatabase();
+        Path config = dir.resolve("tributary.yaml");
+        Files.writeString(config, "storage:\n  url: " + storage.jdbcUrl() + "\n  user: " + storage.user()
+            + "\n  password: '" + storage.password() + "'\n");
+
+        CommandLineHarness compact = CommandLineHarness.run("compact", "--config", config.toString(),
+            "--fragmented-above", "0.5");
+
+        assertThat(compact.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(compact.err()).contains("--fragmented-above 0.5 is below 1", "Fix: give a ratio of 1 or more");
+        assertThat(compact.out()).isEmpty();
+    }
+
     private static List<String> ops(PostgresDatabase storage, long group) throws Exception {
         List<String> ops = new ArrayList<>();
         try (Connection c = storage.connect(); Statement s = c.createStatement();
