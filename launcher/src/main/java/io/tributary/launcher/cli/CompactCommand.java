@@ -3,6 +3,7 @@ package io.tributary.launcher.cli;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.storage.compact.BucketCompactor;
 import io.tributary.storage.compact.CompactionResult;
+import io.tributary.storage.compact.FragmentedBuckets;
 import io.tributary.storage.compact.StorageFigures;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -27,6 +28,9 @@ import picocli.CommandLine.Spec;
         "Compact bucket storage up to the published checkpoint: ops superseded by a later op of the same row become"
             + " MOVEs (data dropped), a bucket's leading MOVE and REMOVE ops fold into one CLEAR. Bucket checksums"
             + " stay the same; runs in short transactions beside the running pipeline.",
+        "Then names the fragmented buckets (more ops per live row than --fragmented-above: live rows sit before"
+            + " MOVEs, which no CLEAR can fold) and the source UPDATE that defragments each: it re-puts the rows at"
+            + " the bucket's end, so the next compaction folds everything before them.",
         "Needs storage.url. Without --group, compacts every PROCESSING and ACTIVE group."})
 public final class CompactCommand implements Callable<Integer> {
 
@@ -36,12 +40,21 @@ public final class CompactCommand implements Callable<Integer> {
     @Option(names = "--group", paramLabel = "ID", description = "only this sync rules group")
     private Long group;
 
+    @Option(names = "--fragmented-above", paramLabel = "RATIO", defaultValue = "1.2",
+        description = "name buckets with more ops per live row than this after compaction (default: ${DEFAULT-VALUE})")
+    private double fragmentedAbove;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
+        if (!(fragmentedAbove >= 1)) {
+            spec.commandLine().getErr().println("--fragmented-above " + fragmentedAbove + " is below 1: a bucket holds"
+                + " at least one op per live row. Fix: give a ratio of 1 or more, e.g. 1.2");
+            return ExitCodes.BAD_INPUT;
+        }
         PrintWriter out = spec.commandLine().getOut();
         try (Connection storage = ConfigOption.connectStorage(settings, "compact")) {
             List<SyncRulesGroup> groups = SyncRulesGroups.list(storage).stream()
@@ -71,9 +84,27 @@ public final class CompactCommand implements Callable<Integer> {
                     target.id(), result.checkpoint(), result.buckets(), result.moved(), result.cleared(),
                     result.parameterVersions(), before.ops(), after.ops(), before.opsPerLiveRow(),
                     after.opsPerLiveRow(), before.bytes(), after.bytes());
+                printFragmented(out, FragmentedBuckets.of(storage, target.id(), fragmentedAbove));
             }
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    private static void printFragmented(PrintWriter out, List<FragmentedBuckets.Bucket> buckets) {
+        for (FragmentedBuckets.Bucket bucket : buckets) {
+            out.printf("  Fragmented bucket %s: %d ops, %d live rows (%.2f per live row).%n", bucket.bucket(),
+                bucket.ops(), bucket.liveRows(), bucket.opsPerLiveRow());
+            if (bucket.stranded().isEmpty()) {
+                out.println("    Its newest ops are above the checkpoint; compact again after the next one.");
+                continue;
+            }
+            out.println("    Defragment it at the source (the id column and table as its query names them), then"
+                + " compact again:");
+            for (FragmentedBuckets.Stranded stranded : bucket.stranded()) {
+                out.printf("    %s  -- %d live rows of %s before the bucket's last MOVE or REMOVE%n",
+                    FragmentedBuckets.rewriteStatement(stranded), stranded.rows(), stranded.table());
+            }
+        }
     }
 }

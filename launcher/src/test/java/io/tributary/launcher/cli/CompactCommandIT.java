@@ -52,7 +52,8 @@ class CompactCommandIT {
             Long.toString(group));
 
         assertThat(compact.exitCode()).as(compact.err()).isZero();
-        assertThat(compact.out()).contains("up to op 5", "0 ops moved, 4 folded into CLEAR", "6 -> 3 ops");
+        assertThat(compact.out()).contains("up to op 5", "0 ops moved, 4 folded into CLEAR", "6 -> 3 ops",
+            "Fragmented bucket b[1]: 3 ops, 1 live rows", "Its newest ops are above the checkpoint");
         long folded = (Checksums.put("t", "1", "{\"id\":\"1\",\"v\":1}") + Checksums.put("t", "2", "{\"id\":\"2\"}")
             + Checksums.put("t", "1", "{\"id\":\"1\",\"v\":2}") + Checksums.remove("t", "2")) & 0xFFFF_FFFFL;
         assertThat(ops(storage, group)).containsExactly("4 op 4 checksum " + folded,
@@ -67,6 +68,21 @@ class CompactCommandIT {
         assertThat(size.get("ops").asLong()).isEqualTo(3);
         assertThat(size.get("live_rows").asLong()).isEqualTo(1);
         assertThat(size.get("bytes").asLong()).isPositive();
+    }
+
+    @Test
+    void refusesAFragmentationBoundBelowOneOpPerLiveRow(TestServices services) throws Exception {
+        PostgresDatabase storage = services.newDatabase();
+        Path config = dir.resolve("tributary.yaml");
+        Files.writeString(config, "storage:\n  url: " + storage.jdbcUrl() + "\n  user: " + storage.user()
+            + "\n  password: '" + storage.password() + "'\n");
+
+        CommandLineHarness compact = CommandLineHarness.run("compact", "--config", config.toString(),
+            "--fragmented-above", "0.5");
+
+        assertThat(compact.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(compact.err()).contains("--fragmented-above 0.5 is below 1", "Fix: give a ratio of 1 or more");
+        assertThat(compact.out()).isEmpty();
     }
 
     private static List<String> ops(PostgresDatabase storage, long group) throws Exception {

@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Cursor.</b> A round visits the buckets in name order. A pass reads at most {@code passOps} ops of
  *       {@code bucket_data}, then stops, between two buckets or inside one, and stores the last bucket it finished
  *       ({@code compaction_state.bucket_cursor}); the next pass goes on after it, and a pass that reaches the last
- *       bucket starts the next round. The same compactor resumes a bucket it stopped inside where it stopped (its
- *       scan state is kept in memory, per group), at the checkpoint it started the bucket at; any other compactor
- *       starts that bucket again. An unbounded pass (the default) visits every bucket once, wrapping round from
- *       the cursor.</li>
+ *       bucket starts the next round. A bucket a pass stopped inside is resumed where it stopped, at the checkpoint
+ *       it was started at, by the next pass of any compactor in any process: the scan's position and the rows it
+ *       saw are stored ({@link StoredScan}, {@code compaction_scan}), its superseded ops already MOVEs; the same
+ *       compactor keeps them in memory too and reads them back only when another pass moved them on. An
+ *       unbounded pass (the default) visits every bucket once, wrapping round from the cursor.</li>
  *   <li><b>Parameter lookups.</b> Every pass deletes superseded versions of the group's parameter lookups, see
  *       {@link ParameterCompactor}.</li>
  * </ol>
@@ -115,7 +116,13 @@ public final class BucketCompactor {
         boolean roundEnded = false;
         boolean wrapped = start.isEmpty();
         Resumable resumable = stopped.remove(pass.groupId);
-        BucketScan scan = resumable != null && resumable.cursor.equals(start) ? resumable.scan : null;
+        Optional<StoredScan.State> stored = StoredScan.state(pass, start);
+        BucketScan scan = null;
+        if (stored.isPresent()) {
+            scan = resumable != null && resumable.cursor.equals(start) && resumable.scan.isAt(stored.get())
+                ? resumable.scan : StoredScan.load(pass, stored.get(), batchOps, trackedRows);
+        }
+        boolean stoppedInside = false;
         pass.buckets += scan == null ? 0 : 1;
         while (true) {
             if (scan == null) {
@@ -140,11 +147,16 @@ public final class BucketCompactor {
             }
             scan.advance(pass);
             if (!scan.done()) {
+                scan.stop(pass, cursor);
                 stopped.put(pass.groupId, new Resumable(cursor, scan));
+                stoppedInside = true;
                 break;
             }
             cursor = scan.bucket;
             scan = null;
+        }
+        if (!stoppedInside) {
+            StoredScan.clear(pass);
         }
         pass.saveCursor(cursor);
         return roundEnded;

@@ -25,8 +25,10 @@ import java.util.Set;
  * <p>What a scan remembers between steps (the rows seen above where it stopped) holds across passes: an op
  * superseded at the checkpoint stays superseded, a MOVE keeps its op id, and only ops that are no row's latest
  * are ever folded. A fold resumed in a later pass first checks that the CLEAR it wrote last is still there as it
- * wrote it; if another compaction folded it in meanwhile, it starts again from the bucket's first op. Memory is
- * bounded by {@code trackedRows} row keys; ops of rows beyond that stay as they are. Not thread-safe.
+ * wrote it; if another compaction folded it in meanwhile, it starts again from the bucket's first op. A scan that
+ * stops inside its bucket is stored ({@link #stop}), so a pass of another compactor or another process resumes it
+ * ({@link #resumed}) instead of reading the bucket again. Memory is bounded by {@code trackedRows} row keys; ops
+ * of rows beyond that stay as they are. Not thread-safe.
  */
 final class BucketScan {
 
@@ -46,6 +48,7 @@ final class BucketScan {
     private final int batchOps;
     private final int trackedRows;
     private final Set<String> seen = new HashSet<>();
+    private final List<String> unsaved = new ArrayList<>();
     private final List<Long> moves = new ArrayList<>();
     private final PendingMoves pending = new PendingMoves();
     private long below;
@@ -58,6 +61,7 @@ final class BucketScan {
     private long foldOpId;
     private long foldChecksum;
     private boolean done;
+    private boolean stored;
 
     BucketScan(String bucket, long checkpoint, int batchOps, int trackedRows) {
         this.bucket = bucket;
@@ -65,6 +69,55 @@ final class BucketScan {
         this.batchOps = batchOps;
         this.trackedRows = trackedRows;
         this.below = checkpoint + 1;
+    }
+
+    /** The scan {@link #stop} stored, with the rows it had seen, as it stood then. */
+    static BucketScan resumed(StoredScan.State state, Set<String> seenRows, int batchOps, int trackedRows) {
+        BucketScan scan = new BucketScan(state.bucket(), state.checkpoint(), batchOps, trackedRows);
+        scan.seen.addAll(seenRows);
+        scan.below = state.below();
+        scan.scanned = state.scanned();
+        scan.folding = state.scanned();
+        scan.supersededPuts = new long[0];
+        scan.lastNotPut = state.lastNotPut();
+        scan.opsSincePut = state.opsSincePut();
+        scan.lowestLivePut = state.lowestLivePut();
+        scan.foldOpId = state.foldOpId();
+        scan.foldChecksum = state.foldChecksum();
+        scan.stored = true;
+        return scan;
+    }
+
+    /**
+     * Stores where this scan stopped, so that a later pass of any compactor goes on from there: first every
+     * superseded op it found that is still a PUT or REMOVE becomes a MOVE (a resumed scan knows them only by
+     * that), then its position and the rows it saw since it was last stored are written ({@link StoredScan}).
+     */
+    void stop(CompactionPass pass, String afterCursor) throws SQLException {
+        if (folding) {
+            for (long opId : supersededPuts) {
+                if (opId > foldOpId) {
+                    moves.add(opId);
+                }
+            }
+            supersededPuts = new long[0];
+        } else {
+            pending.takeAbove(0, moves);
+        }
+        flushMoves(pass);
+        if (!stored) {
+            StoredScan.clear(pass);
+            stored = true;
+        }
+        StoredScan.save(pass, afterCursor, new StoredScan.State(bucket, checkpoint, below, folding, lastNotPut,
+            opsSincePut, lowestLivePut, foldOpId, foldChecksum), unsaved);
+        unsaved.clear();
+    }
+
+    /** True when this scan is where {@code state} says a stopped scan was, in memory as stored. */
+    boolean isAt(StoredScan.State state) {
+        return bucket.equals(state.bucket()) && checkpoint == state.checkpoint() && below == state.below()
+            && folding == state.scanned() && foldOpId == state.foldOpId();
     }
 
     /** True once the bucket is compacted up to the checkpoint. */
@@ -103,7 +156,8 @@ final class BucketScan {
         int limit = pass.page(batchOps);
         int read = 0;
         try (PreparedStatement select = pass.connection.prepareStatement("SELECT op_id, op, source_table, row_id"
-            + " FROM " + pass.table + " WHERE bucket = ? AND op_id < ? ORDER BY op_id DESC LIMIT ?")) {
+            + " FROM " + pass.table + " WHERE " + pass.groupKey
+            + " AND bucket = ? AND op_id < ? ORDER BY op_id DESC LIMIT ?")) {
             select.setString(1, bucket);
             select.setLong(2, below);
             select.setInt(3, limit);
@@ -121,6 +175,7 @@ final class BucketScan {
                             pending.add(opId);
                         } else if (seen.size() < trackedRows) {
                             seen.add(row);
+                            unsaved.add(row);
                         }
                     }
                     if (livePut) {
@@ -154,8 +209,8 @@ final class BucketScan {
         for (int from = 0; from < moves.size(); from += batchOps) {
             List<Long> part = moves.subList(from, Math.min(moves.size(), from + batchOps));
             try (PreparedStatement update = pass.connection.prepareStatement("UPDATE " + pass.table + " SET op = "
-                + MOVE + ", data = NULL WHERE bucket = ? AND op_id = ANY (?) AND op IN (" + PUT + ", " + REMOVE
-                + ")")) {
+                + MOVE + ", data = NULL WHERE " + pass.groupKey + " AND bucket = ? AND op_id = ANY (?) AND op IN ("
+                + PUT + ", " + REMOVE + ")")) {
                 update.setString(1, bucket);
                 update.setArray(2, pass.connection.createArrayOf("bigint", part.toArray()));
                 pass.moved += update.executeUpdate();
@@ -170,7 +225,7 @@ final class BucketScan {
             return true;
         }
         try (PreparedStatement select = pass.connection.prepareStatement("SELECT 1 FROM " + pass.table
-            + " WHERE bucket = ? AND op_id = ? AND op = " + CLEAR + " AND checksum = ?")) {
+            + " WHERE " + pass.groupKey + " AND bucket = ? AND op_id = ? AND op = " + CLEAR + " AND checksum = ?")) {
             select.setString(1, bucket);
             select.setLong(2, foldOpId);
             select.setLong(3, foldChecksum);
@@ -215,7 +270,8 @@ final class BucketScan {
         long folded = 0;
         int read = 0;
         try (PreparedStatement select = pass.connection.prepareStatement("SELECT op_id, op, checksum FROM "
-            + pass.table + " WHERE bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id LIMIT ?")) {
+            + pass.table + " WHERE " + pass.groupKey
+            + " AND bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id LIMIT ?")) {
             select.setString(1, bucket);
             select.setLong(2, foldOpId);
             select.setLong(3, lastNotPut);
@@ -240,7 +296,7 @@ final class BucketScan {
             return false;
         }
         try (PreparedStatement delete = pass.connection.prepareStatement("DELETE FROM " + pass.table
-            + " WHERE bucket = ? AND op_id >= ? AND op_id <= ?")) {
+            + " WHERE " + pass.groupKey + " AND bucket = ? AND op_id >= ? AND op_id <= ?")) {
             delete.setString(1, bucket);
             delete.setLong(2, foldOpId);
             delete.setLong(3, last);

@@ -19,6 +19,12 @@ final class CompactionPass {
     final Connection connection;
     final long groupId;
     final String table;
+    /**
+     * The condition on {@code group_id} every statement on {@link #table} starts its WHERE clause with: the
+     * partition's key is {@code (group_id, bucket, op_id)}, so without it a bucket's range of ops is no index range
+     * and each page scans the whole partition.
+     */
+    final String groupKey;
     private long remaining;
     private long fencedTo;
     long buckets;
@@ -29,6 +35,7 @@ final class CompactionPass {
         this.connection = connection;
         this.groupId = groupId;
         this.table = "tributary.bucket_data_g" + groupId;
+        this.groupKey = "group_id = " + groupId;
         this.remaining = passOps;
     }
 
@@ -65,7 +72,7 @@ final class CompactionPass {
     /** The first bucket after {@code after} in name order (one index probe), null after the last. */
     String nextBucket(String after) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT bucket FROM " + table
-            + " WHERE bucket > ? ORDER BY bucket LIMIT 1")) {
+            + " WHERE " + groupKey + " AND bucket > ? ORDER BY bucket LIMIT 1")) {
             select.setString(1, after);
             try (ResultSet rs = select.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;

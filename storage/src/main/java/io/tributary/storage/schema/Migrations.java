@@ -34,7 +34,8 @@ public final class Migrations {
         new Migration(14, "table_rows"),
         new Migration(20, "row_id_conflicts"),
         new Migration(25, "compaction_state"),
-        new Migration(55, "compaction_cursor"));
+        new Migration(55, "compaction_cursor"),
+        new Migration(70, "compaction_scan"));
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOCK_KEY = 0x7472_6962_7574_6172L; // "tributar"
