@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -22,12 +24,22 @@ class StandbyIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
+    private final Logger logger = (Logger) LoggerFactory.getLogger(IngestService.class);
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+
+    @BeforeEach
+    void captureTheServiceLog() {
+        log.start();
+        logger.addAppender(log);
+    }
+
+    @AfterEach
+    void releaseTheServiceLog() {
+        logger.detachAppender(log);
+    }
+
     @Test
     void aSecondInstanceStandsByAndTakesOverWhenTheFirstStops(TestServices services) throws Exception {
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        log.start();
-        Logger logger = (Logger) LoggerFactory.getLogger(IngestService.class);
-        logger.addAppender(log);
         try (IngestFixture f = IngestFixture.create(services)) {
             f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
             IngestConfig config = f.config("items");
@@ -58,8 +70,6 @@ class StandbyIT {
                     assertThat(barriers.get(i).epoch()).isEqualTo(barriers.get(i - 1).epoch() + 1);
                 }
             }
-        } finally {
-            logger.detachAppender(log);
         }
     }
 
@@ -70,10 +80,6 @@ class StandbyIT {
      */
     @Test
     void aSecondInstanceStartingWhileTheFirstStartsFencesNothing(TestServices services) throws Exception {
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        log.start();
-        Logger logger = (Logger) LoggerFactory.getLogger(IngestService.class);
-        logger.addAppender(log);
         try (IngestFixture f = IngestFixture.create(services)) {
             f.db.execute("CREATE TABLE items (id int PRIMARY KEY)");
             IngestConfig config = f.config("items");
@@ -93,8 +99,6 @@ class StandbyIT {
                 .as("restarts of either instance").noneMatch(m -> m.startsWith("Ingest restarting"));
             assertThat(first.state()).isEqualTo(IngestState.ACTIVE);
             assertThat(second.state()).isEqualTo(IngestState.STANDBY);
-        } finally {
-            logger.detachAppender(log);
         }
     }
 }
