@@ -3,6 +3,7 @@ package io.tributary.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.stream.simulation.RowsTopicReader;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicLayout;
@@ -24,18 +25,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -72,7 +68,8 @@ class PromptCommitIT {
             (int) TRANSACTION_TIMEOUT.toMillis());
         try (StreamWorker worker = StreamWorker.start(new StreamWorkerConfig(settings, names, temp, 1));
              KafkaProducer<byte[], byte[]> producer = producer(services);
-             KafkaConsumer<byte[], byte[]> reader = committedReader(services, names)) {
+             KafkaConsumer<byte[], byte[]> reader = RowsTopicReader.committedConsumer(
+                 services.kafkaProperties(), names, PARTITIONS)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> worker.state() == KafkaStreams.State.RUNNING);
 
             long old = System.currentTimeMillis() - OLD_BARRIER_AGE.toMillis();
@@ -106,7 +103,8 @@ class PromptCommitIT {
             (int) TRANSACTION_TIMEOUT.toMillis());
         try (StreamWorker worker = StreamWorker.start(new StreamWorkerConfig(settings, names, temp, 1));
              KafkaProducer<byte[], byte[]> producer = producer(services);
-             KafkaConsumer<byte[], byte[]> reader = committedReader(services, names)) {
+             KafkaConsumer<byte[], byte[]> reader = RowsTopicReader.committedConsumer(
+                 services.kafkaProperties(), names, PARTITIONS)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> worker.state() == KafkaStreams.State.RUNNING);
 
             sendSnapshotRowsToEveryPartition(producer, names);
@@ -165,18 +163,5 @@ class PromptCommitIT {
 
     private static KafkaProducer<byte[], byte[]> producer(TestServices services) {
         return new KafkaProducer<>(services.kafkaProperties(), new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    private static KafkaConsumer<byte[], byte[]> committedReader(TestServices services, TopicNames names) {
-        Properties properties = new Properties();
-        properties.putAll(services.kafkaProperties());
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
-            new ByteArrayDeserializer());
-        List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
-            .mapToObj(p -> new TopicPartition(names.rows(), p)).toList();
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        return consumer;
     }
 }

@@ -39,6 +39,16 @@ public final class RowsTopicReader implements AutoCloseable {
     private final Thread thread;
 
     private RowsTopicReader(Properties kafka, TopicNames names, int partitions) {
+        KafkaConsumer<byte[], byte[]> consumer = committedConsumer(kafka, names, partitions);
+        this.thread = new Thread(() -> run(consumer), "rows-reader");
+    }
+
+    /**
+     * A {@code read_committed} consumer of every partition of {@code rows} of {@code names}, positioned at their
+     * beginning, as a storage writer of a new group reads them. The caller closes it.
+     */
+    public static KafkaConsumer<byte[], byte[]> committedConsumer(Properties kafka, TopicNames names,
+                                                                  int partitions) {
         Properties properties = new Properties();
         properties.putAll(kafka);
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -48,7 +58,7 @@ public final class RowsTopicReader implements AutoCloseable {
             .mapToObj(p -> new TopicPartition(names.rows(), p)).toList();
         consumer.assign(assigned);
         consumer.seekToBeginning(assigned);
-        this.thread = new Thread(() -> run(consumer), "rows-reader");
+        return consumer;
     }
 
     /** Starts reading {@code rows} of {@code names} ({@code partitions} partitions). */
