@@ -37,6 +37,8 @@ public final class ChangesRetentionScenario implements InfraScenario {
     /** The checkpoint is settled once it has not changed for this long with ingest stopped. */
     private static final Duration SETTLED = Duration.ofSeconds(3);
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
+    /** How often the waits look again (watching for crashes meanwhile). */
+    private static final Duration POLL = Duration.ofMillis(500);
 
     private volatile PipelineSettings settings;
 
@@ -63,7 +65,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
         long removed;
         try {
             settled = awaitSettledEpoch(context);
-            removed = removeEveryRecord();
+            removed = removeEveryRecord(context);
         } finally {
             stopped.forEach(context.pipeline()::restart);
         }
@@ -79,7 +81,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
         Optional<Checkpoint> last = checkpoint(context);
         long since = System.nanoTime();
         while (System.nanoTime() < deadline) {
-            context.hold(Duration.ofMillis(500));
+            context.hold(POLL);
             Optional<Checkpoint> now = checkpoint(context);
             if (!now.equals(last)) {
                 last = now;
@@ -100,7 +102,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
             if (last.isPresent() && last.get().epoch() > settled) {
                 return last.get().epoch();
             }
-            context.hold(Duration.ofMillis(500));
+            context.hold(POLL);
         }
         throw new IllegalStateException("changes-retention: no checkpoint past epoch " + settled + " within "
             + RESUME_TIMEOUT + " after retention removed every barrier of changes and ingest started again (last "
@@ -112,7 +114,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
     }
 
     /** Moves every partition's log start of {@code changes} to its end; returns how many records that removed. */
-    private long removeEveryRecord() throws InterruptedException {
+    private long removeEveryRecord(FaultContext context) throws InterruptedException {
         String changes = new TopicNames(settings.topicPrefix()).changes();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka()))) {
             List<TopicPartition> partitions = admin.describeTopics(List.of(changes)).allTopicNames().get()
@@ -121,7 +123,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
                 OffsetSpec.earliest());
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = offsets(admin, partitions,
                 OffsetSpec.latest());
-            awaitConsumed(admin, ends);
+            awaitConsumed(context, admin, ends);
             Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
             long removed = 0;
             for (TopicPartition partition : partitions) {
@@ -149,7 +151,8 @@ public final class ChangesRetentionScenario implements InfraScenario {
      * Waits until the stream workers committed every partition of {@code changes} up to {@code ends}: retention
      * removes only what they read (a real retention would remove unread records too, a different fault).
      */
-    private void awaitConsumed(Admin admin, Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends)
+    private void awaitConsumed(FaultContext context, Admin admin,
+                               Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends)
         throws InterruptedException, ExecutionException {
         String group = StreamWorkerConfig.applicationId(new TopicNames(settings.topicPrefix()));
         long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
@@ -165,7 +168,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
                 throw new IllegalStateException("changes-retention: the stream workers did not read " + behind
                     + " to their end within " + SETTLE_TIMEOUT);
             }
-            Thread.sleep(200);
+            context.hold(POLL);
         }
     }
 
