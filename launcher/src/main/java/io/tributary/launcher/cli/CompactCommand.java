@@ -34,13 +34,16 @@ import picocli.CommandLine.Spec;
         "Needs storage.url. Without --group, compacts every PROCESSING and ACTIVE group."})
 public final class CompactCommand implements Callable<Integer> {
 
+    /** The default of {@code --fragmented-above}, ops per live row, here and in {@code tributary status}. */
+    static final String FRAGMENTED_ABOVE_DEFAULT = "1.2";
+
     @Mixin
     private ConfigOption config;
 
     @Option(names = "--group", paramLabel = "ID", description = "only this sync rules group")
     private Long group;
 
-    @Option(names = "--fragmented-above", paramLabel = "RATIO", defaultValue = "1.2",
+    @Option(names = "--fragmented-above", paramLabel = "RATIO", defaultValue = FRAGMENTED_ABOVE_DEFAULT,
         description = "name buckets with more ops per live row than this after compaction (default: ${DEFAULT-VALUE})")
     private double fragmentedAbove;
 
@@ -50,9 +53,7 @@ public final class CompactCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
-        if (!(fragmentedAbove >= 1)) {
-            spec.commandLine().getErr().println("--fragmented-above " + fragmentedAbove + " is below 1: a bucket holds"
-                + " at least one op per live row. Fix: give a ratio of 1 or more, e.g. 1.2");
+        if (!fragmentationBoundValid(fragmentedAbove, spec)) {
             return ExitCodes.BAD_INPUT;
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -89,6 +90,19 @@ public final class CompactCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * Whether {@code bound} is a valid {@code --fragmented-above} (1 or more ops per live row); prints why not to
+     * {@code spec}'s error stream.
+     */
+    static boolean fragmentationBoundValid(double bound, CommandSpec spec) {
+        if (bound >= 1) {
+            return true;
+        }
+        spec.commandLine().getErr().println("--fragmented-above " + bound + " is below 1: a bucket holds at least one"
+            + " op per live row. Fix: give a ratio of 1 or more, e.g. " + FRAGMENTED_ABOVE_DEFAULT);
+        return false;
     }
 
     private static void printFragmented(PrintWriter out, List<FragmentedBuckets.Bucket> buckets) {

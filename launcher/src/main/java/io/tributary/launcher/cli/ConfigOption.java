@@ -19,6 +19,11 @@ public final class ConfigOption {
             + "(TRIBUTARY_SOURCE_URL for source.url, ...). Without it: the embedded default.")
     private Path file;
 
+    /** The config file given, if any: to repeat it in a command a message suggests. */
+    public Optional<Path> file() {
+        return Optional.ofNullable(file);
+    }
+
     /** Loads and validates the configuration (throws ConfigException listing every problem). */
     public TributaryConfig load() {
         return ConfigLoader.load(Optional.ofNullable(file), System.getenv());

@@ -10,6 +10,7 @@ import io.tributary.launcher.inspect.ReplicationSlot;
 import io.tributary.launcher.inspect.Status;
 import io.tributary.launcher.run.Pipeline;
 import io.tributary.snapshot.SnapshotWorkerConfig;
+import io.tributary.storage.compact.FragmentedBuckets;
 import io.tributary.storage.compact.StorageFigures;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
@@ -20,7 +21,9 @@ import io.tributary.topics.messages.TableId;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -33,10 +36,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tributary status}: groups, tables, workers and lag. */
+/** {@code tributary status}: groups, their storage and fragmented buckets, tables, workers and lag. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show sync rules groups (state, checkpoint op_id and LSN, storage size and ops per live row), "
-        + "tables (rows done / estimated, snapshot state), and the consumer groups doing the work (members, lag).")
+    description = "Show sync rules groups (state, checkpoint op_id and LSN, storage size and ops per live row, the"
+        + " buckets above --fragmented-above ops per live row and the compact command for them), tables (rows done /"
+        + " estimated, snapshot state), and the consumer groups doing the work (members, lag).")
 public final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,12 +51,22 @@ public final class StatusCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object")
     private boolean json;
 
+    @Option(names = "--fragmented-above", paramLabel = "RATIO", defaultValue = CompactCommand.FRAGMENTED_ABOVE_DEFAULT,
+        description = "list buckets with more ops per live row than this (default: ${DEFAULT-VALUE})")
+    private double fragmentedAbove;
+
+    /** How many fragmented buckets of a group the text lists (the most ops per live row first); JSON has all. */
+    static final int LISTED_BUCKETS = 10;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         TributaryConfig settings = config.load();
+        if (!CompactCommand.fragmentationBoundValid(fragmentedAbove, spec)) {
+            return ExitCodes.BAD_INPUT;
+        }
         TopicNames topics = Pipeline.topics(settings);
         Optional<Admin> admin = settings.kafka().bootstrapServers().map(bootstrap -> {
             Properties client = new Properties();
@@ -61,11 +75,11 @@ public final class StatusCommand implements Callable<Integer> {
             return Admin.create(Environment.adminProperties(client));
         });
         Status status;
-        Map<Long, StorageFigures> sizes;
+        Map<Long, Storage> sizes;
         try (Connection storage = ConfigOption.connectStorage(settings, "status")) {
             status = Status.read(storage, admin, SnapshotWorkerConfig.consumerGroup(topics),
                 StreamWorkerConfig.applicationId(topics), group -> group.consumerGroup(topics.prefix()));
-            sizes = sizes(storage, status);
+            sizes = sizes(storage, status, fragmentedAbove);
         } finally {
             admin.ifPresent(Admin::close);
         }
@@ -94,6 +108,16 @@ public final class StatusCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** The command that compacts a group and names the source UPDATE for what compaction cannot shrink. */
+    private String compactCommand(long groupId) {
+        return "tributary compact" + config.file().map(file -> " --config " + file).orElse("") + " --group " + groupId
+            + " --fragmented-above " + fragmentedAbove;
+    }
+
+    /** A group's storage figures and its buckets above the fragmentation bound, the most ops per live row first. */
+    private record Storage(StorageFigures figures, List<FragmentedBuckets.Bucket> fragmented) {
+    }
+
     /** The slot, or why it was not read; nothing when no source is configured (the embedded default). */
     private record SlotReading(Optional<ReplicationSlot> slot, Optional<String> problem) {
     }
@@ -109,18 +133,25 @@ public final class StatusCommand implements Callable<Integer> {
         }
     }
 
-    /** Storage figures of every group whose storage exists (every op is read once to count live rows). */
-    private static Map<Long, StorageFigures> sizes(Connection storage, Status status) throws SQLException {
-        Map<Long, StorageFigures> sizes = new HashMap<>();
+    /**
+     * Storage figures and fragmented buckets of every group whose storage exists (every op is read once to count
+     * live rows, and once more per bucket to find the fragmented ones).
+     */
+    private static Map<Long, Storage> sizes(Connection storage, Status status, double fragmentedAbove)
+        throws SQLException {
+        Map<Long, Storage> sizes = new HashMap<>();
         for (SyncRulesGroup group : status.groups()) {
             if (group.state() != GroupState.TERMINATED) {
-                sizes.put(group.id(), StorageFigures.of(storage, group.id()));
+                List<FragmentedBuckets.Bucket> fragmented = FragmentedBuckets.of(storage, group.id(), fragmentedAbove)
+                    .stream().sorted(Comparator.comparingDouble(FragmentedBuckets.Bucket::opsPerLiveRow).reversed())
+                    .toList();
+                sizes.put(group.id(), new Storage(StorageFigures.of(storage, group.id()), fragmented));
             }
         }
         return sizes;
     }
 
-    private static ObjectNode toJson(Status status, Map<Long, StorageFigures> sizes) {
+    private static ObjectNode toJson(Status status, Map<Long, Storage> sizes) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode groups = root.putArray("groups");
         for (SyncRulesGroup group : status.groups()) {
@@ -128,10 +159,16 @@ public final class StatusCommand implements Callable<Integer> {
             group.checkpoint().ifPresentOrElse(checkpoint -> node.putObject("checkpoint")
                     .put("op_id", Long.toString(checkpoint.opId())).put("lsn", checkpoint.lsn()),
                 () -> node.putNull("checkpoint"));
-            StorageFigures size = sizes.get(group.id());
-            if (size != null) {
+            Storage storage = sizes.get(group.id());
+            if (storage != null) {
+                StorageFigures size = storage.figures();
                 node.putObject("storage").put("bytes", size.bytes()).put("ops", size.ops())
                     .put("live_rows", size.liveRows()).put("ops_per_live_row", size.opsPerLiveRow());
+                ArrayNode fragmented = node.putArray("fragmented_buckets");
+                for (FragmentedBuckets.Bucket bucket : storage.fragmented()) {
+                    fragmented.addObject().put("bucket", bucket.bucket()).put("ops", bucket.ops())
+                        .put("live_rows", bucket.liveRows()).put("ops_per_live_row", bucket.opsPerLiveRow());
+                }
             }
         }
         ArrayNode tables = root.putArray("tables");
@@ -151,7 +188,7 @@ public final class StatusCommand implements Callable<Integer> {
         return root;
     }
 
-    private static void printText(Status status, Map<Long, StorageFigures> sizes, PrintWriter out) {
+    private void printText(Status status, Map<Long, Storage> sizes, PrintWriter out) {
         out.println("Sync rules groups:");
         if (status.groups().isEmpty()) {
             out.println("  none deployed (tributary deploy)");
@@ -159,10 +196,12 @@ public final class StatusCommand implements Callable<Integer> {
         for (SyncRulesGroup group : status.groups()) {
             out.printf("  %d %-10s %s%n", group.id(), group.state(), group.checkpoint()
                 .map(c -> "checkpoint op_id " + c.opId() + ", LSN " + c.lsn()).orElse("no checkpoint yet"));
-            StorageFigures size = sizes.get(group.id());
-            if (size != null) {
+            Storage storage = sizes.get(group.id());
+            if (storage != null) {
+                StorageFigures size = storage.figures();
                 out.printf("    storage %d MiB, %d ops, %d live rows (%.2f ops per live row)%n",
                     size.bytes() / (1024 * 1024), size.ops(), size.liveRows(), size.opsPerLiveRow());
+                printFragmented(storage.fragmented(), out, group.id());
             }
         }
         out.println("Tables:");
@@ -177,5 +216,23 @@ public final class StatusCommand implements Callable<Integer> {
             out.printf("  %-50s %3d members, lag %d%n", group.group(), group.members(), group.lag());
         }
         status.kafkaProblem().ifPresent(problem -> out.println("  (not read: " + problem + ")"));
+    }
+
+    private void printFragmented(List<FragmentedBuckets.Bucket> fragmented, PrintWriter out, long groupId) {
+        if (fragmented.isEmpty()) {
+            return;
+        }
+        out.printf("    %d bucket%s above %s ops per live row (fragmented):%n", fragmented.size(),
+            fragmented.size() == 1 ? "" : "s", fragmentedAbove);
+        for (FragmentedBuckets.Bucket bucket : fragmented.subList(0, Math.min(LISTED_BUCKETS, fragmented.size()))) {
+            out.printf("      %s: %d ops, %d live rows (%.2f per live row)%n", bucket.bucket(), bucket.ops(),
+                bucket.liveRows(), bucket.opsPerLiveRow());
+        }
+        if (fragmented.size() > LISTED_BUCKETS) {
+            out.printf("      ... and %d more (--json lists all)%n", fragmented.size() - LISTED_BUCKETS);
+        }
+        out.println("    Fix: " + compactCommand(groupId));
+        out.println("      compacts them, then prints for each bucket compaction cannot shrink the source UPDATE that"
+            + " defragments it");
     }
 }
