@@ -6,7 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,6 +32,13 @@ import org.slf4j.LoggerFactory;
  *       unbounded pass (the default) visits every bucket once, wrapping round from the cursor.</li>
  *   <li><b>Parameter lookups.</b> Every pass deletes superseded versions of the group's parameter lookups, see
  *       {@link ParameterCompactor}.</li>
+ *   <li><b>Vacuum.</b> A pass that turned at least a tenth of the group's ops (and at least
+ *       {@value #VACUUM_MIN_OPS}) into MOVEs or folded them into CLEARs ends with {@code VACUUM (ANALYZE,
+ *       SKIP_LOCKED)} of the group's {@code bucket_data} partition. Until a vacuum removes them, the deleted ops and
+ *       the old versions of the moved ones stay in the partition's key index, and a client's first read of a bucket
+ *       (an index range scan from the bucket's first op) walks every one of them to reach the CLEAR; autovacuum gets
+ *       there only after its next nap. The vacuum never blocks writers, and is skipped when a lock it needs is
+ *       held.</li>
  * </ol>
  *
  * <p>Before its first rewrite up to a checkpoint a pass raises the group's data fence to it
@@ -52,6 +61,10 @@ public final class BucketCompactor {
     private static final Logger LOG = LoggerFactory.getLogger(BucketCompactor.class);
     private static final int LOCK_CLASS = 0x636f_6d70; // "comp"
     private static final int DEFAULT_TRACKED_ROWS = 1_000_000;
+    /** The fewest ops a pass rewrites (MOVEs and folded ops) before it vacuums the partition. */
+    static final long VACUUM_MIN_OPS = 1_000;
+    /** The share of the partition's rows a pass rewrites before it vacuums the partition: one in this many. */
+    private static final long VACUUM_SHARE = 10;
 
     private final int batchOps;
     private final int trackedRows;
@@ -92,14 +105,16 @@ public final class BucketCompactor {
         }
         try {
             CompactionPass pass = new CompactionPass(connection, groupId, passOps);
+            double rowsBefore = estimatedRows(pass);
             boolean roundEnded = visit(pass, checkpoint.get().opId());
             long parameterVersions = new ParameterCompactor(batchOps).compact(connection, groupId,
                 checkpoint.get().opId());
             CompactionResult result = new CompactionResult(checkpoint.get().opId(), pass.buckets, pass.moved,
                 pass.cleared, parameterVersions, roundEnded);
+            String vacuum = vacuumIfMostlyRewritten(pass, rowsBefore);
             LOG.info("Compacted group {} up to op {}: {} buckets, {} ops moved, {} ops folded into CLEAR, {} parameter"
-                + " lookup versions deleted{}", groupId, result.checkpoint(), result.buckets(), result.moved(),
-                result.cleared(), result.parameterVersions(), roundEnded ? "" : "; the next pass goes on");
+                + " lookup versions deleted{}{}", groupId, result.checkpoint(), result.buckets(), result.moved(),
+                result.cleared(), result.parameterVersions(), vacuum, roundEnded ? "" : "; the next pass goes on");
             return result;
         } finally {
             lock(connection, groupId, "pg_advisory_unlock");
@@ -160,6 +175,34 @@ public final class BucketCompactor {
         }
         pass.saveCursor(cursor);
         return roundEnded;
+    }
+
+    /** The planner's estimate of the partition's rows ({@code pg_class.reltuples}); 0 when it has none yet. */
+    private static double estimatedRows(CompactionPass pass) throws SQLException {
+        try (PreparedStatement select = pass.connection.prepareStatement("SELECT greatest(reltuples, 0) FROM pg_class"
+            + " WHERE oid = ?::regclass")) {
+            select.setString(1, pass.table);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? rs.getDouble(1) : 0;
+            }
+        }
+    }
+
+    /**
+     * Vacuums and analyzes the partition when the pass rewrote at least {@link #VACUUM_MIN_OPS} ops and a
+     * {@link #VACUUM_SHARE}th of {@code rowsBefore}; what it did, for the log (empty when it did not).
+     */
+    private static String vacuumIfMostlyRewritten(CompactionPass pass, double rowsBefore) throws SQLException {
+        long rewritten = pass.moved + pass.cleared;
+        if (rewritten < VACUUM_MIN_OPS || rewritten * VACUUM_SHARE < rowsBefore) {
+            return "";
+        }
+        long start = System.nanoTime();
+        try (Statement vacuum = pass.connection.createStatement()) {
+            vacuum.execute("VACUUM (ANALYZE, SKIP_LOCKED) " + pass.table);
+        }
+        return String.format(Locale.ROOT, "; vacuumed %s in %d ms", pass.table,
+            (System.nanoTime() - start) / 1_000_000);
     }
 
     private static boolean lock(Connection connection, long groupId, String function) throws SQLException {
