@@ -19,8 +19,7 @@ import java.util.Map;
  */
 final class BucketReader {
 
-    private final String table;
-    private final String groupKey;
+    private final String statement;
     private final int pageOps;
 
     /**
@@ -30,9 +29,21 @@ final class BucketReader {
         if (pageOps <= 0) {
             throw new IllegalArgumentException("Page size must be > 0: " + pageOps);
         }
-        this.table = BucketTables.bucketData(groupId);
-        this.groupKey = BucketTables.groupKey(groupId);
+        this.statement = statement(groupId);
         this.pageOps = pageOps;
+    }
+
+    /**
+     * The page statement of group {@code groupId}: parameters are the buckets (text[]), their positions (bigint[],
+     * in the same order), the checkpoint, and the page size twice (per bucket, in all).
+     */
+    static String statement(long groupId) {
+        return "SELECT r.ord::int, d.op_id, d.op, d.source_table, d.row_id, d.checksum, d.data"
+            + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS r(bucket, after, ord)"
+            + " CROSS JOIN LATERAL (SELECT op_id, op, source_table, row_id, checksum, data FROM "
+            + BucketTables.bucketData(groupId) + " d WHERE " + BucketTables.groupKey(groupId)
+            + " AND d.bucket = r.bucket AND d.op_id > r.after AND d.op_id <= ? ORDER BY d.op_id LIMIT ?) d"
+            + " ORDER BY r.ord, d.op_id LIMIT ?";
     }
 
     /** One page: a line per bucket that had ops, in the order asked, and whether the page was cut short. */
@@ -52,13 +63,7 @@ final class BucketReader {
         List<DataLine> lines = new ArrayList<>();
         int rows = 0;
         int current = -1;
-        try (PreparedStatement select = connection.prepareStatement("SELECT r.ord::int, d.op_id, d.op,"
-            + " d.source_table, d.row_id, d.checksum, d.data"
-            + " FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS r(bucket, after, ord)"
-            + " CROSS JOIN LATERAL (SELECT op_id, op, source_table, row_id, checksum, data FROM " + table + " d"
-            + " WHERE " + groupKey + " AND d.bucket = r.bucket"
-            + " AND d.op_id > r.after AND d.op_id <= ? ORDER BY d.op_id LIMIT ?) d"
-            + " ORDER BY r.ord, d.op_id LIMIT ?")) {
+        try (PreparedStatement select = connection.prepareStatement(statement)) {
             select.setArray(1, connection.createArrayOf("text", buckets.toArray()));
             select.setArray(2, connection.createArrayOf("bigint", afters.toArray()));
             select.setLong(3, checkpoint);

@@ -4,7 +4,9 @@ import io.tributary.postgres.LazyConnection;
 import io.tributary.postgres.PgEndpoint;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,21 @@ public final class StoragePool implements AutoCloseable {
         this.idle = new ArrayBlockingQueue<>(size);
         this.borrowTimeout = borrowTimeout;
         for (int i = 0; i < size; i++) {
-            idle.add(new LazyConnection(storage));
+            idle.add(new LazyConnection(storage, new Properties(), StoragePool::readsInKeyOrder));
+        }
+    }
+
+    /**
+     * Turns bitmap scans off for the connection's session. A page of a bucket's ops ({@code ORDER BY op_id LIMIT n}
+     * over an op range whose bounds are only known per bucket) is right only as an index range scan that stops after
+     * the page; when the planner estimates fewer rows in the range than the page holds (its default for such a range
+     * is 0.5% of the partition, so any partition under 200,000 ops per 1,000-op page, e.g. right after a compaction
+     * and its vacuum), it reads the whole range through a bitmap and sorts it instead, so each page reads every op
+     * after it. The API's other reads are index lookups and ranges too.
+     */
+    private static void readsInKeyOrder(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET enable_bitmapscan = off");
         }
     }
 
