@@ -40,9 +40,12 @@ import java.util.Optional;
  *   <li>I1 over bucket_data as replicated (every op of every row);</li>
  *   <li>I2 after one compaction pass ({@link BucketCompactor}, the {@code tributary compact} pass), timed apart;</li>
  *   <li>I3 the dump ceiling: the live rows as one NDJSON file ({@link DumpServer}) fetched and inserted into the same
- *       table by the same client database, in one transaction.</li>
+ *       table by the same client database, in one transaction;</li>
+ *   <li>I4 the client alone: the bytes the API sent in I2, up to the checkpoint_complete line, recorded by a proxy
+ *       in front of the API (an untimed sync through it) and served from a file ({@link RecordedStream}), so the
+ *       client's CPU there is its own work on exactly what the API sends, with no server work at all.</li>
  * </ul>
- * A row's rows are the live rows (so rows/s compares the three, and time per row across sizes); the CPU columns are
+ * A row's rows are the live rows (so rows/s compares the four, and time per row across sizes); the CPU columns are
  * the API JVM's and Postgres' over the timed part (the pipeline no longer runs), the notes add ops, the client's CPU
  * and the ratio to the dump.
  */
@@ -80,6 +83,7 @@ public final class InitialSync {
     static final String UNCOMPACTED = "I1 initial sync, uncompacted";
     static final String COMPACTED = "I2 initial sync after one compaction pass";
     static final String DUMP = "I3 dump ceiling: the live rows as one NDJSON file";
+    static final String REPLAYED = "I4 the client alone: I2's stream replayed from a recording";
     private static final String USER = "big";
     private static final String AUDIENCE = "tributary-bench";
 
@@ -159,6 +163,16 @@ public final class InitialSync {
             long opsAfter = figures(storage, group).ops();
             Timed compacted = timed(ctx, api, () -> client.sync(endpoint, token, ctx.timeout(),
                 ctx.work().resolve(name + "-compacted.log")));
+            Timed replayed;
+            long recordedBytes;
+            int forwarded;
+            try (RecordedStream recorded = RecordedStream.start(endpoint, ctx.work().resolve(name + ".stream"))) {
+                client.sync(recorded.endpoint(), token, ctx.timeout(), ctx.work().resolve(name + "-recording.log"));
+                recordedBytes = recorded.bytes();
+                replayed = timed(ctx, api, () -> client.sync(recorded.endpoint(), token, ctx.timeout(),
+                    ctx.work().resolve(name + "-replayed.log")));
+                forwarded = recorded.forwarded();
+            }
             Timed dump;
             long dumpBytes;
             try (DumpServer server = DumpServer.start(storage, group, bucket, ctx.work().resolve(name + ".ndjson"))) {
@@ -173,6 +187,12 @@ public final class InitialSync {
                 compaction.moved(), compaction.cleared(), opsBefore, opsAfter));
             record(ctx, DUMP, shape, size, dump, 0, dump, String.format(Locale.ROOT, "%,.1f MB of NDJSON; ",
                 dumpBytes / 1e6));
+            record(ctx, REPLAYED, shape, size, replayed, opsAfter, dump, String.format(Locale.ROOT, "I2's stream"
+                    + " up to its checkpoint_complete, %,.1f MB, recorded through a proxy and served from the file"
+                    + " (%d other requests went to the API); client CPU %.2f us per op against the dump's %.2f us per"
+                    + " row: %.2fx; ", recordedBytes / 1e6, forwarded, replayed.result().cpuSeconds() * 1e6 / opsAfter,
+                dump.result().cpuSeconds() * 1e6 / size.rows(),
+                replayed.result().cpuSeconds() / dump.result().cpuSeconds()));
         }
     }
 
