@@ -13,8 +13,9 @@ import java.sql.SQLException;
 
 /**
  * Opens Debezium's JDBC connections to the source (set as the connector's {@code database.connection.factory.class}):
- * the same pgjdbc connections Debezium opens by itself (same URL, same properties), except that listing tables
- * through {@link DatabaseMetaData#getTables} answers no tables.
+ * the same pgjdbc connections Debezium opens by itself (same URL, same properties), except that listing the catalog
+ * answers nothing: {@link DatabaseMetaData#getTables} no tables, {@link DatabaseMetaData#getColumns} without a table
+ * name no columns. The columns of a named table are listed as always.
  *
  * <p>Why: when streaming starts, Debezium reads the structure of every table of the database it may capture (one
  * primary key query and one replica identity query per table, on top of the column listing), whatever the snapshot
@@ -35,6 +36,12 @@ public final class StreamingCatalogConnections implements ConnectionFactory {
     private static final String URL_PATTERN = "jdbc:postgresql://${" + JdbcConfiguration.HOSTNAME + "}:${"
         + JdbcConfiguration.PORT + "}/${" + JdbcConfiguration.DATABASE + "}";
 
+    /**
+     * A relation name pattern no relation matches: longer than any name Postgres stores (63 bytes), with no
+     * wildcard.
+     */
+    private static final String NO_RELATION = "x".repeat(64);
+
     private static final ConnectionFactory PGJDBC = JdbcConnection.patternBasedFactory(URL_PATTERN,
         org.postgresql.Driver.class.getName(), StreamingCatalogConnections.class.getClassLoader(),
         JdbcConfiguration.PORT.withDefault("5432"));
@@ -48,7 +55,7 @@ public final class StreamingCatalogConnections implements ConnectionFactory {
         return wrap(PGJDBC.connect(config));
     }
 
-    /** {@code connection}, whose metadata lists no tables; every other call reaches {@code connection}. */
+    /** {@code connection}, whose metadata lists no tables and no columns but a named table's. */
     static Connection wrap(Connection connection) {
         return proxy(Connection.class, connection, (method, args) -> {
             if (method.getName().equals("getMetaData") && method.getParameterCount() == 0) {
@@ -63,6 +70,9 @@ public final class StreamingCatalogConnections implements ConnectionFactory {
             if (method.getName().equals("getTables") && method.getParameterCount() == 4) {
                 // No table type selects no relation: an empty result with pgjdbc's own columns.
                 return metadata.getTables((String) args[0], (String) args[1], (String) args[2], new String[0]);
+            }
+            if (method.getName().equals("getColumns") && method.getParameterCount() == 4 && args[2] == null) {
+                return metadata.getColumns((String) args[0], (String) args[1], NO_RELATION, (String) args[3]);
             }
             return method.invoke(metadata, args);
         });

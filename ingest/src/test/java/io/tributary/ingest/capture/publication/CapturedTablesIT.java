@@ -110,6 +110,25 @@ class CapturedTablesIT {
         }
     }
 
+    @Test
+    void aColumnMadeToastableAfterAnUnchangedRefreshGetsFullIdentityWithinTheFullRefreshInterval(
+        TestServices services) throws Exception {
+        PostgresDatabase db = tenant(services);
+        db.execute("ALTER TABLE tenant_1.orders ALTER COLUMN note SET STORAGE PLAIN");
+        CapturedTables tables = new CapturedTables(publication(db), wildcard(), true);
+        try (Connection c = db.connect()) {
+            settle(tables, c);
+            assertThat(replicaIdentity(c, ORDERS)).isEqualTo("d");
+
+            db.execute("ALTER TABLE tenant_1.orders ALTER COLUMN note SET STORAGE EXTENDED");
+            for (int i = 0; i < CapturedTables.FULL_EVERY; i++) {
+                tables.refresh(c);
+            }
+
+            assertThat(replicaIdentity(c, ORDERS)).isEqualTo("f");
+        }
+    }
+
     /**
      * Refreshes until a refresh finds the catalog as the one before it left it (the first ones change it: the
      * publication, replica identities), then once more, so that the refresh after the test's change follows an
