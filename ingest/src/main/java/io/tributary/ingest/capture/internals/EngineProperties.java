@@ -8,11 +8,12 @@ import java.util.Properties;
 
 /**
  * The Debezium Embedded configuration of ingest: the Postgres connector on pgoutput, streaming only (no table's
- * structure read at start: tables are learnt from pgoutput's relation messages), the slot and publication ingest
- * manages itself, transaction metadata (BEGIN/END with the commit position), heartbeats that write a WAL message so
- * an idle source still advances, the planner's window messages, truncations, no tombstones, offsets in Kafka
- * ({@code ingest-offsets}), engine errors surfaced to the supervisor instead of retried inside Debezium, and the
- * source module's decoding settings, applied last so nothing overrides them.
+ * structure read at start, by its snapshot or by its streaming: tables are learnt from pgoutput's relation
+ * messages), the slot and publication ingest manages itself, transaction metadata (BEGIN/END with the commit
+ * position), heartbeats that write a WAL message so an idle source still advances, the planner's window messages,
+ * truncations, no tombstones, offsets in Kafka ({@code ingest-offsets}), engine errors surfaced to the supervisor
+ * instead of retried inside Debezium, and the source module's decoding settings, applied last so nothing overrides
+ * them.
  */
 public final class EngineProperties {
 
@@ -59,6 +60,9 @@ public final class EngineProperties {
         props.setProperty("snapshot.mode.configuration.based.snapshot.schema", "false");
         props.setProperty("snapshot.mode.configuration.based.snapshot.data", "false");
         props.setProperty("snapshot.mode.configuration.based.start.stream", "true");
+        // Nor when streaming starts: Debezium's connections list no tables, so its start-up read of every table's
+        // key and replica identity finds none (see StreamingCatalogConnections).
+        props.setProperty("database.connection.factory.class", StreamingCatalogConnections.class.getName());
         props.setProperty("provide.transaction.metadata", "true");
         props.setProperty("skipped.operations", "none");
         props.setProperty("tombstones.on.delete", "false");

@@ -38,10 +38,22 @@ import org.slf4j.LoggerFactory;
  * <p>Tables that cannot be captured are reported in {@link TableRefresh#problems()} (and logged once per new
  * reason), retried at every refresh, and never added. Tables are never removed from the publication. Not
  * thread-safe: one refresh at a time.
+ *
+ * <p>A refresh first reads the catalog's {@link CatalogVersion}. When it equals the version the previous full
+ * refresh started from, that refresh reported no problem, the selection, asked again over the same source tables,
+ * chooses the same tables, and that refresh is fewer than {@value #FULL_EVERY} refreshes back, the catalog holds
+ * what the previous refresh left (its own changes move the version, so the refresh after them is a full one), and
+ * the refresh returns the same captured tables without reading the catalog per table. Otherwise it reconciles
+ * everything, as described above. A refresh sees every change to tables, schemas, keys, replica identities and the
+ * publication committed before it starts; a change of a column's storage alone, within {@value #FULL_EVERY}
+ * refreshes.
  */
 public final class CapturedTables {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapturedTables.class);
+
+    /** Every this many refreshes at least one is a full one (a minute at the default 5 s). */
+    static final int FULL_EVERY = 12;
 
     /**
      * Leaves (the table itself unless partitioned) of the selected tables (1, 2) without FULL identity. Runs at every
@@ -76,6 +88,13 @@ public final class CapturedTables {
     private final TableSelection selection;
     private final boolean replicaIdentityFull;
     private final Map<TableId, String> reported = new HashMap<>();
+    /** What the last full refresh started from and found; null before the first. */
+    private Reconciled reconciled;
+    private int skipped;
+
+    private record Reconciled(CatalogVersion version, List<TableId> sourceTables, Set<TableId> wanted,
+                              TableRefresh outcome) {
+    }
 
     /**
      * @param publication         the publication to maintain
@@ -90,8 +109,18 @@ public final class CapturedTables {
 
     /** Reconciles the publication with the selection once; see the class comment. */
     public TableRefresh refresh(Connection connection) throws SQLException {
+        CatalogVersion version = CatalogVersion.read(connection);
+        Reconciled previous = reconciled;
+        if (previous != null && skipped < FULL_EVERY - 1 && previous.version().equals(version)
+            && previous.outcome().problems().isEmpty()
+            && selection.select(previous.sourceTables()).equals(previous.wanted())) {
+            skipped++;
+            return new TableRefresh(previous.outcome().captured(), Set.of(), Map.of());
+        }
+        skipped = 0;
         SourceCatalog catalog = new SourceCatalog(connection);
-        Set<TableId> wanted = new TreeSet<>(selection.select(catalog.listAllUserTables()));
+        List<TableId> sourceTables = catalog.listAllUserTables();
+        Set<TableId> wanted = new TreeSet<>(selection.select(sourceTables));
         PublishedTables published = Publications.tables(connection, publication);
         Map<TableId, RuntimeException> problems = new HashMap<>();
         Set<TableId> candidates = new LinkedHashSet<>();
@@ -131,7 +160,9 @@ public final class CapturedTables {
             }
         }
         report(problems);
-        return new TableRefresh(captured, added, problems);
+        TableRefresh outcome = new TableRefresh(captured, added, problems);
+        reconciled = new Reconciled(version, List.copyOf(sourceTables), Set.copyOf(wanted), outcome);
+        return outcome;
     }
 
     private void setFullIdentity(Connection connection, Set<TableId> wanted, Set<TableId> anyColumns,
