@@ -19,6 +19,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.processor.internals.StreamThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * others.
  *
  * <p>A stream thread whose transaction its coordinator aborted or fenced is replaced, and the transaction's work
- * redone from the last commit ({@link ThreadFailures}; {@link #redoneTransactions()} counts them). Any other failure
+ * redone from the last commit ({@link ThreadFailures}; {@link #redoneTransactions()} counts them); the failed thread
+ * leaves the group, so its partitions move to the replacement at once. Any other failure
  * in a stream thread (a bug, an unreadable state store) stops this instance ({@link #state()} becomes
  * {@code ERROR}, {@link #failure()} tells why); undecodable input records are dead-lettered instead. Thread-safe.
  */
@@ -79,11 +81,32 @@ public final class StreamWorker implements Stage {
             LOG.warn("Stream worker {}: a stream thread's transaction was aborted by its coordinator ({}); replacing"
                 + " the thread, which redoes the transaction's work from the last commit", applicationId,
                 error.getMessage(), error);
+            replaceLeavingTheGroup();
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         }
         failure.compareAndSet(null, error);
         LOG.error("Stream worker {} failed; shutting this instance down", applicationId, error);
         return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    /**
+     * Replaces the failing stream thread (the caller) as {@code REPLACE_THREAD} does, except that the failed
+     * thread's consumer leaves the group when it closes. Kafka Streams' own replacement closes it remaining in the
+     * group, so its partitions, with the redone work, would wait for its membership to expire (the session timeout)
+     * before the group rebalances them to the replacement; leaving starts that rebalance at once. The failed thread
+     * asked to shut down first, so the {@code REPLACE_THREAD} answer that follows finds it shutting down and adds
+     * no second replacement. Scaling and a deliberate stop are unchanged (a stop already leaves the group).
+     */
+    private void replaceLeavingTheGroup() {
+        if (!(Thread.currentThread() instanceof StreamThread failed)
+            || !failed.shutdown(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)) {
+            return;
+        }
+        Optional<String> replacement = streams.addStreamThread();
+        if (replacement.isEmpty()) {
+            LOG.warn("Stream worker {}: no replacement for stream thread {} (the instance is {})", applicationId,
+                failed.getName(), streams.state());
+        }
     }
 
     private static int coPartitionCount(StreamWorkerConfig config) {

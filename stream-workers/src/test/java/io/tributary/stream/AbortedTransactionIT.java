@@ -32,6 +32,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -51,7 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  * consumed offsets in the open transaction, the commit not yet asked for) until the coordinator aborts the
  * transaction for exceeding {@code transaction.timeout.ms}; once released, the commit fails (with the answer this
  * broker gives, a fenced producer, or with the {@code INVALID_TXN_STATE} a starved broker gave when the commit raced
- * the abort), the worker keeps running and {@code rows}, read committed, holds every change exactly once.
+ * the abort), the worker keeps running and {@code rows}, read committed, holds every change exactly once. The
+ * redone work is committed within {@link #REDONE_WITHIN} of the release, well under the session timeout: a replaced
+ * thread's partitions move to its replacement at once instead of waiting until the failed thread's membership
+ * expires.
  */
 @RealServices
 class AbortedTransactionIT {
@@ -60,6 +64,9 @@ class AbortedTransactionIT {
     private static final TableId TABLE = TableId.of("public", "items");
     private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration COMMIT_INTERVAL = Duration.ofMillis(500);
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(45);
+    /** How soon after the failed commit the redone rows must be committed: well under {@link #SESSION_TIMEOUT}. */
+    private static final Duration REDONE_WITHIN = Duration.ofSeconds(20);
     private static final int FIRST = 100;
     private static final int HELD = 200;
     private static final int LAST = 300;
@@ -90,6 +97,8 @@ class AbortedTransactionIT {
             StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis(),
             StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
             (int) TRANSACTION_TIMEOUT.toMillis(),
+            StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+            (int) SESSION_TIMEOUT.toMillis(),
             StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, HoldingCommits.class.getName());
         HoldingCommits.reset(invalidTxnState);
         StreamWorkerConfig config = new StreamWorkerConfig(settings, names, temp, 1);
@@ -101,7 +110,7 @@ class AbortedTransactionIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> worker.state() == KafkaStreams.State.RUNNING);
             Map<Integer, Integer> copies = new HashMap<>();
             sendInserts(producer, names, 1, FIRST);
-            awaitRows(worker, reader, copies, FIRST);
+            awaitRows(worker, reader, copies, FIRST, Duration.ofSeconds(90));
 
             HoldingCommits.arm();
             sendInserts(producer, names, FIRST + 1, HELD);
@@ -110,9 +119,10 @@ class AbortedTransactionIT {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> aborted(admin, config.applicationId()));
             HoldingCommits.release();
+            awaitRows(worker, reader, copies, HELD, REDONE_WITHIN);
 
             sendInserts(producer, names, HELD + 1, LAST);
-            awaitRows(worker, reader, copies, LAST);
+            awaitRows(worker, reader, copies, LAST, Duration.ofSeconds(90));
             assertThat(worker.failure()).as("the stream worker's failure").isEmpty();
             assertThat(worker.state()).isEqualTo(KafkaStreams.State.RUNNING);
             assertThat(copies.entrySet().stream().filter(e -> e.getValue() != 1).map(Map.Entry::getKey).toList())
@@ -131,10 +141,13 @@ class AbortedTransactionIT {
         return false;
     }
 
-    /** Reads {@code rows} into {@code copies} until ids 1..{@code upTo} are in; fails at once if the worker did. */
+    /**
+     * Reads {@code rows} into {@code copies} until ids 1..{@code upTo} are in, for at most {@code within}; fails at
+     * once if the worker did.
+     */
     private static void awaitRows(StreamWorker worker, KafkaConsumer<byte[], byte[]> reader,
-                                  Map<Integer, Integer> copies, int upTo) {
-        await().atMost(Duration.ofSeconds(90))
+                                  Map<Integer, Integer> copies, int upTo, Duration within) {
+        await().atMost(within)
             .failFast("the stream worker failed", () -> assertThat(worker.failure()).isEmpty())
             .untilAsserted(() -> {
                 for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(200))) {

@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * work through a backlog, barriers are older than that, and while the task merges snapshot rows (it processed some
  * less than {@link #PROMPT_COMMIT_WITHIN} ago) a barrier does not ask either: commits stay at the commit interval,
  * which is what throughput needs. Under exactly-once every commit is a Kafka transaction over every partition the
- * thread wrote, and the barriers of a thread's tasks, processed one task after the other between snapshot rows,
- * asked for up to one commit per task and barrier interval.
+ * thread wrote, so the asks of the thread's tasks are gathered: the commit is made once the thread's last task has
+ * processed the barrier ({@link PromptCommits}), one transaction per barrier and stream thread.
  */
 final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
@@ -71,9 +71,14 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
     /** When this task last processed snapshot rows (wall clock, ms); empty before it did. */
     private OptionalLong snapshotRowsAtMs = OptionalLong.empty();
 
-    MergeProcessor(TopicNames names, int partitions) {
+    private final PromptCommits.PerThread promptCommits;
+    /** The processing thread's prompt commits, once this task processed a record. */
+    private PromptCommits threadCommits;
+
+    MergeProcessor(TopicNames names, int partitions, PromptCommits.PerThread promptCommits) {
         this.names = names;
         this.partitions = partitions;
+        this.promptCommits = promptCommits;
     }
 
     @Override
@@ -84,6 +89,18 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         this.rules = new MergeRules(store, this::dropped);
         context.schedule(RELEASE_INTERVAL, PunctuationType.WALL_CLOCK_TIME,
             now -> store.releaseSome(RELEASE_PER_PUNCTUATION));
+        context.schedule(PromptCommits.GATHER_LIMIT.dividedBy(2), PunctuationType.WALL_CLOCK_TIME, now -> {
+            if (threadCommits != null && threadCommits.overdue(context.taskId(), now)) {
+                context.commit();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        if (threadCommits != null) {
+            threadCommits.unregister(context.taskId());
+        }
     }
 
     @Override
@@ -91,6 +108,10 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         RecordMetadata metadata = context.recordMetadata().orElseThrow(
             () -> new IllegalStateException("The merge processes records read from its input topics only"));
         RecordPosition position = RecordPosition.of(metadata.topic(), metadata.partition(), metadata.offset());
+        if (threadCommits == null) {
+            threadCommits = promptCommits.forCurrentThread();
+            threadCommits.register(context.taskId());
+        }
         TopicMessage message;
         List<RowsMessage> output;
         RowKeyBytes keys;
@@ -114,9 +135,11 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
         long now = context.currentSystemTimeMs();
         if (message instanceof SnapshotRow || message instanceof SnapshotRowBatch) {
             snapshotRowsAtMs = OptionalLong.of(now);
-        } else if (message instanceof Barrier && now - record.timestamp() < PROMPT_COMMIT_WITHIN.toMillis()
-            && !mergesSnapshotRows(now)) {
-            context.commit();
+        } else if (message instanceof Barrier barrier) {
+            boolean asks = now - record.timestamp() < PROMPT_COMMIT_WITHIN.toMillis() && !mergesSnapshotRows(now);
+            if (threadCommits.barrier(context.taskId(), barrier.epoch(), asks, now)) {
+                context.commit();
+            }
         }
     }
 

@@ -46,12 +46,13 @@ public final class MergeTopology {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }
+        PromptCommits.PerThread promptCommits = new PromptCommits.PerThread();
         Topology topology = new Topology();
         topology.addSource(AutoOffsetReset.earliest(), CHANGES_SOURCE, new ByteArrayDeserializer(),
             new ByteArrayDeserializer(), names.changes());
         topology.addSource(AutoOffsetReset.earliest(), SNAPSHOT_ROWS_SOURCE, new ByteArrayDeserializer(),
             new ByteArrayDeserializer(), names.snapshotRows());
-        topology.addProcessor(MERGE, () -> new MergeProcessor(names, partitions), CHANGES_SOURCE,
+        topology.addProcessor(MERGE, () -> new MergeProcessor(names, partitions, promptCommits), CHANGES_SOURCE,
             SNAPSHOT_ROWS_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATE_STORE),
             Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), MERGE);
