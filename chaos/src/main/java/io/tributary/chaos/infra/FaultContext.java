@@ -1,7 +1,10 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.check.Quiescence;
+import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessPipeline;
+import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.chaos.run.CrashWatcher;
 import io.tributary.chaos.run.Phase;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
@@ -30,7 +33,7 @@ public final class FaultContext {
     private final Path directory;
     private final Random random;
     private final Consumer<String> log;
-    private final Runnable tick;
+    private final CrashWatcher crashes;
     private final SnapshotHold hold;
     private final Runnable snapshotFaultsOver;
     private final long startNanos = System.nanoTime();
@@ -39,19 +42,39 @@ public final class FaultContext {
     private volatile Phase lastPhase = Phase.SNAPSHOT;
 
     FaultContext(ProcessPipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
-                 Runnable tick, SnapshotHold hold, Runnable snapshotFaultsOver) {
+                 CrashWatcher crashes, SnapshotHold hold, Runnable snapshotFaultsOver) {
         this.pipeline = pipeline;
         this.storage = storage;
         this.directory = directory;
         this.random = new Random(seed * 17 + 3);
         this.log = log;
-        this.tick = tick;
+        this.crashes = crashes;
         this.hold = hold;
         this.snapshotFaultsOver = snapshotFaultsOver;
     }
 
     public ProcessPipeline pipeline() {
         return pipeline;
+    }
+
+    /**
+     * Announces that processes of {@code role} will exit on their own as the fault's documented outcome (until
+     * {@link #expectNoExits}): such an exit is not a crash, and the process stays stopped until the scenario
+     * restarts it ({@code pipeline().restart}).
+     */
+    public void expectExits(ProcessRole role) {
+        crashes.expectExits(role);
+    }
+
+    /** Exits of {@code role} are crashes again. */
+    public void expectNoExits(ProcessRole role) {
+        crashes.expectNoExits(role);
+    }
+
+    /** The exits announced with {@link #expectExits} seen so far. */
+    public List<ProcessExit> expectedExits() {
+        crashes.restartCrashed();
+        return crashes.expectedExits();
     }
 
     /** The run's working directory (rules files, logs). */
@@ -151,7 +174,7 @@ public final class FaultContext {
     }
 
     private void tick() {
-        tick.run();
+        crashes.restartCrashed();
         LockSupport.parkNanos(TICK.toNanos());
     }
 

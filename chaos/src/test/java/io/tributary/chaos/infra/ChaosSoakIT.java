@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 @RealServices
 class ChaosSoakIT {
 
-    private static final List<String> SCENARIOS = List.of("changes-retention", CombinedRun.NAME, "kafka-restart",
+    private static final List<String> SCENARIOS = List.of("changes-retention", "row-id-conflict", "oversized-row",
+        CombinedRun.NAME, "kafka-restart",
         "storage-restart", "source-connections", "slow-storage", "redeploy");
 
     @Test
@@ -80,6 +81,14 @@ class ChaosSoakIT {
             case "changes-retention" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,
                     new ChangesRetentionScenario());
+            }
+            case "row-id-conflict" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new RowIdConflictScenario(seed));
+            }
+            case "oversized-row" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new OversizedRowScenario(seed));
             }
             case "slow-storage" -> {
                 try (SlowStorageScenario faults = new SlowStorageScenario(storage, seed)) {
