@@ -9,7 +9,9 @@ import io.tributary.chaos.run.Phase;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,6 +116,15 @@ public final class FaultContext {
             return newest;
         } catch (SQLException e) {
             return Optional.empty();
+        }
+    }
+
+    /** Every group storage holds (live or not), oldest first; empty while storage does not answer. */
+    public List<SyncRulesGroup> groups() {
+        try (Connection c = storage.connect()) {
+            return SyncRulesGroups.list(c);
+        } catch (SQLException e) {
+            return List.of();
         }
     }
 

@@ -38,6 +38,8 @@ public final class RowIdConflictScenario implements InfraScenario {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration POLL = Duration.ofMillis(500);
     private static final String HELD_LOG = "checkpoint held: ";
+    /** How the conflict's problem, and so the held checkpoint's log line, names the group and the table. */
+    private static final String CONFLICT_LOG = "reads \"tenant_1\".\"orders\", created or matched after its rules";
 
     private final long seed;
     private volatile PipelineSettings settings;
@@ -69,7 +71,8 @@ public final class RowIdConflictScenario implements InfraScenario {
             Phase.STREAMING, hit);
         long group = context.newestGroup().orElseThrow().id();
         String problem = awaitConflict(context, group);
-        if (!problem.contains("tenant_1") || !problem.contains("tributary resnapshot --config FILE tenant_1 orders")) {
+        if (!problem.contains(CONFLICT_LOG)
+            || !problem.contains("tributary resnapshot --config FILE tenant_1 orders")) {
             throw new IllegalStateException("row-id-conflict: the conflict does not name the table and the fix: "
                 + problem);
         }
@@ -158,7 +161,8 @@ public final class RowIdConflictScenario implements InfraScenario {
         }
         for (Path log : logs) {
             try (Stream<String> lines = Files.lines(log)) {
-                Optional<String> found = lines.filter(l -> l.contains(marker) && l.contains("tenant_1")).findFirst();
+                Optional<String> found = lines.filter(l -> l.contains(marker) && l.contains(CONFLICT_LOG))
+                    .findFirst();
                 if (found.isPresent()) {
                     return found;
                 }
