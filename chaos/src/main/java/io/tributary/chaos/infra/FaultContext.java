@@ -1,12 +1,17 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.check.Quiescence;
+import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessPipeline;
+import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.chaos.run.CrashWatcher;
 import io.tributary.chaos.run.Phase;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.storage.groups.SyncRulesGroups;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +35,7 @@ public final class FaultContext {
     private final Path directory;
     private final Random random;
     private final Consumer<String> log;
-    private final Runnable tick;
+    private final CrashWatcher crashes;
     private final SnapshotHold hold;
     private final Runnable snapshotFaultsOver;
     private final long startNanos = System.nanoTime();
@@ -39,19 +44,39 @@ public final class FaultContext {
     private volatile Phase lastPhase = Phase.SNAPSHOT;
 
     FaultContext(ProcessPipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
-                 Runnable tick, SnapshotHold hold, Runnable snapshotFaultsOver) {
+                 CrashWatcher crashes, SnapshotHold hold, Runnable snapshotFaultsOver) {
         this.pipeline = pipeline;
         this.storage = storage;
         this.directory = directory;
         this.random = new Random(seed * 17 + 3);
         this.log = log;
-        this.tick = tick;
+        this.crashes = crashes;
         this.hold = hold;
         this.snapshotFaultsOver = snapshotFaultsOver;
     }
 
     public ProcessPipeline pipeline() {
         return pipeline;
+    }
+
+    /**
+     * Announces that processes of {@code role} will exit on their own as the fault's documented outcome (until
+     * {@link #expectNoExits}): such an exit is not a crash, and the process stays stopped until the scenario
+     * restarts it ({@code pipeline().restart}).
+     */
+    public void expectExits(ProcessRole role) {
+        crashes.expectExits(role);
+    }
+
+    /** Exits of {@code role} are crashes again. */
+    public void expectNoExits(ProcessRole role) {
+        crashes.expectNoExits(role);
+    }
+
+    /** The exits announced with {@link #expectExits} seen so far. */
+    public List<ProcessExit> expectedExits() {
+        crashes.restartCrashed();
+        return crashes.expectedExits();
     }
 
     /** The run's working directory (rules files, logs). */
@@ -91,6 +116,15 @@ public final class FaultContext {
             return newest;
         } catch (SQLException e) {
             return Optional.empty();
+        }
+    }
+
+    /** Every group storage holds (live or not), oldest first; empty while storage does not answer. */
+    public List<SyncRulesGroup> groups() {
+        try (Connection c = storage.connect()) {
+            return SyncRulesGroups.list(c);
+        } catch (SQLException e) {
+            return List.of();
         }
     }
 
@@ -151,7 +185,7 @@ public final class FaultContext {
     }
 
     private void tick() {
-        tick.run();
+        crashes.restartCrashed();
         LockSupport.parkNanos(TICK.toNanos());
     }
 

@@ -57,7 +57,7 @@ final class FaultThread implements RunFaults {
 
     @Override
     public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
-        context = new FaultContext(pipeline, storage, directory, seed, log, crashes::restartCrashed, hold, release);
+        context = new FaultContext(pipeline, storage, directory, seed, log, crashes, hold, release);
         thread.start();
     }
 

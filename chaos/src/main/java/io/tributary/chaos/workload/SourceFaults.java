@@ -63,13 +63,36 @@ public final class SourceFaults {
      * @return the table created, as {@code schema.table}
      */
     public String newTenant() throws SQLException {
+        return newTenant("id text PRIMARY KEY, owner text NOT NULL");
+    }
+
+    /**
+     * Creates the next tenant as {@link #newTenant()} does, but with primary key {@code (id, owner)}, a key the
+     * rules' {@code id} cannot use ({@code id} stays unique, so {@link #fixTenantKey} can make it the key).
+     *
+     * @return the table created, as {@code schema.table}
+     */
+    public String newTenantKeyedByIdAndOwner() throws SQLException {
+        return newTenant("id text NOT NULL UNIQUE, owner text NOT NULL, PRIMARY KEY (id, owner)");
+    }
+
+    /** Makes {@code id} the primary key of {@code table} (one of {@link #newTenantKeyedByIdAndOwner()}). */
+    public void fixTenantKey(String table) throws SQLException {
+        try (Connection c = source.connect(); Statement statement = c.createStatement()) {
+            c.setAutoCommit(false);
+            statement.execute("ALTER TABLE " + table + " DROP CONSTRAINT orders_pkey");
+            statement.execute("ALTER TABLE " + table + " ADD PRIMARY KEY (id)");
+            c.commit();
+        }
+    }
+
+    private String newTenant(String keyColumns) throws SQLException {
         int n = ++tenants;
         String table = "tenant_" + n + ".orders";
         try (Connection c = source.connect(); Statement statement = c.createStatement()) {
             c.setAutoCommit(false);
             statement.execute("CREATE SCHEMA tenant_" + n);
-            statement.execute("CREATE TABLE " + table + " (id text PRIMARY KEY, owner text NOT NULL, qty integer,"
-                + " note text)");
+            statement.execute("CREATE TABLE " + table + " (" + keyColumns + ", qty integer, note text)");
             SourceHistory.record(c, table);
             try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?, ?)")) {
                 for (int k = 1; k <= TENANT_ROWS; k++) {

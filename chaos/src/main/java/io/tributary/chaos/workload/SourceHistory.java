@@ -1,6 +1,8 @@
 package io.tributary.chaos.workload;
 
+import io.tributary.postgres.PgEndpoint;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -70,6 +72,15 @@ public final class SourceHistory {
         try (Statement statement = source.createStatement()) {
             statement.execute("CREATE TRIGGER chaos_record_version AFTER INSERT OR UPDATE OR DELETE ON " + table
                 + " FOR EACH ROW EXECUTE FUNCTION chaos_record_version()");
+        }
+    }
+
+    /** How many row versions the history holds so far: what the workload (and the faults) committed. */
+    public static long versions(PgEndpoint source) throws SQLException {
+        try (Connection c = source.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT coalesce(max(seq), 0) FROM " + TABLE)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 }

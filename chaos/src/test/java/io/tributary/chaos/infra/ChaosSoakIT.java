@@ -18,15 +18,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The soak profile of the infrastructure scenarios, run by {@code ./chaos.sh} next to the process-fault soak (it
  * has the same class name in its own package, so the pom's soak exclusion and {@code -Dit.test=ChaosSoakIT} cover
- * both): rounds cycle through the six scenarios and the combined run (every process and service fault at once,
- * {@link CombinedRun}), {@code changes-retention} first, with seeds {@code seed, seed + 1, ...} until
- * {@code -Dchaos.minutes} are used up, and fail unless every round is clean.
+ * both): rounds cycle through the scenarios and the combined run (every process and service fault at once,
+ * {@link CombinedRun}), {@code oversized-row}, {@code rows-recreated} and {@code changes-retention} first, with
+ * seeds {@code seed, seed + 1, ...} until {@code -Dchaos.minutes} are used up, and fail unless every round is clean.
  */
 @RealServices
 class ChaosSoakIT {
 
-    private static final List<String> SCENARIOS = List.of("changes-retention", CombinedRun.NAME, "kafka-restart",
-        "storage-restart", "source-connections", "slow-storage", "redeploy");
+    private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
+        CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections", "slow-storage", "redeploy");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -80,6 +80,14 @@ class ChaosSoakIT {
             case "changes-retention" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,
                     new ChangesRetentionScenario());
+            }
+            case "rows-recreated" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new RowsRecreatedScenario());
+            }
+            case "oversized-row" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new OversizedRowScenario(seed));
             }
             case "slow-storage" -> {
                 try (SlowStorageScenario faults = new SlowStorageScenario(storage, seed)) {

@@ -98,6 +98,28 @@ class InfraScenariosIT {
         InfraRuns.assertClean(report, 1);
     }
 
+    @Test
+    void aRowKafkaRefusesStopsIngestUntilTheOperatorRaisesTheLimitAndLosesNothing(TestServices services) {
+        long seed = Runs.seed();
+        Path directory = InfraRuns.directory(services, "oversized-row");
+        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+            Runs.newDatabase(services), Runs.newDatabase(services));
+        InfraReport report = new InfraRun(environment, settings(seed), new OversizedRowScenario(seed), Runs::print)
+            .execute();
+        InfraRuns.assertClean(report, 1);
+    }
+
+    @Test
+    void rowsDeletedAndCreatedAgainIsDetectedAndRecoveredWhileTheLostGroupKeepsServing(TestServices services) {
+        long seed = Runs.seed();
+        Path directory = InfraRuns.directory(services, "rows-recreated");
+        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
+            Runs.newDatabase(services), Runs.newDatabase(services));
+        InfraReport report = new InfraRun(environment, settings(seed), new RowsRecreatedScenario(), Runs::print)
+            .execute();
+        InfraRuns.assertClean(report, 1);
+    }
+
     private static RunSettings settings(long seed) {
         return InfraProfiles.quick(seed);
     }
