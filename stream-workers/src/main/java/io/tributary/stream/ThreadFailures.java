@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.OperationNotAttemptedException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
@@ -17,7 +18,9 @@ import org.apache.kafka.common.errors.UnknownProducerIdException;
  *
  * <p>A transaction its coordinator aborted or fenced is redone: the coordinator aborted it after
  * {@code transaction.timeout.ms} (a stalled thread, a starved broker), bumped the producer's epoch, forgot its
- * producer id, or answers the commit with {@code INVALID_TXN_STATE} because it is aborting the transaction. Kafka
+ * producer id, or answers the commit with {@code INVALID_TXN_STATE} because it is aborting the transaction; or a
+ * send of the transaction failed as not attempted, because another batch of the same produce request failed (a
+ * topic deleted and created again under the running transaction), so the transaction can only be aborted. Kafka
  * discards everything the transaction wrote ({@code rows}, changelogs, consumed offsets), so replacing the thread
  * loses nothing and duplicates nothing: its tasks resume from their last committed offsets and state, exactly once.
  * Kafka Streams already redoes some of these itself (a fenced producer becomes a task migration); the rest reach
@@ -44,11 +47,15 @@ final class ThreadFailures {
 
     private static final List<Class<? extends Throwable>> TRANSACTION_GONE = List.of(InvalidTxnStateException.class,
         ProducerFencedException.class, InvalidProducerEpochException.class, InvalidPidMappingException.class,
-        UnknownProducerIdException.class, TransactionAbortableException.class, TransactionAbortedException.class);
+        UnknownProducerIdException.class, TransactionAbortableException.class, TransactionAbortedException.class,
+        OperationNotAttemptedException.class);
 
     private final Deque<Long> redos = new ArrayDeque<>();
 
-    /** Whether {@code failure}'s cause chain says the thread's open transaction was aborted or fenced. */
+    /**
+     * Whether {@code failure}'s cause chain says the thread's open transaction was aborted or fenced, or can only be
+     * aborted.
+     */
     static boolean transactionGone(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             for (Class<? extends Throwable> type : TRANSACTION_GONE) {

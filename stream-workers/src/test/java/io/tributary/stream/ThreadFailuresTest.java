@@ -6,6 +6,7 @@ import io.tributary.stream.ThreadFailures.Verdict;
 import io.tributary.stream.internals.StateFormatException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.OperationNotAttemptedException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -23,6 +24,19 @@ class ThreadFailuresTest {
             .isEqualTo(Verdict.REDO);
         assertThat(failures.classify(new StreamsException(new KafkaException(new ProducerFencedException("fenced"))),
             1)).isEqualTo(Verdict.REDO);
+    }
+
+    @Test
+    void aSendTheBrokerDidNotAttemptBecauseAnotherInItsRequestFailedIsRedone() {
+        // As logged when `rows` was deleted and created again under a running transaction: the changelog's batch
+        // shared a produce request with a batch for the deleted topic, and Kafka Streams failed the thread.
+        ThreadFailures failures = new ThreadFailures();
+        OperationNotAttemptedException notAttempted = new OperationNotAttemptedException("The broker did not"
+            + " attempt to execute this operation. This may happen for batched RPCs where some operations in the"
+            + " batch failed, causing the broker to respond without trying the rest.");
+        assertThat(failures.classify(new StreamsException("Error encountered sending record to topic"
+            + " app-merge-state-changelog for task 0_3 due to:\n" + notAttempted + "\nException handler choose to"
+            + " FAIL the processing, no more records would be sent.", notAttempted), 0)).isEqualTo(Verdict.REDO);
     }
 
     @Test

@@ -15,11 +15,9 @@ import io.tributary.topics.messages.Lsn;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -34,12 +32,12 @@ import org.apache.kafka.common.config.ConfigResource;
  * documented path: the storage writers detect it within {@link #DETECT_TIMEOUT} and their process (a split
  * deployment's storage role runs no planner) stops with an error naming the group, the topic ids and
  * {@code tributary recover} (an expected exit); the lost ACTIVE group keeps serving its last checkpoint, neither
- * later nor earlier. A stream worker whose Kafka transaction had records for the deleted topic in flight stops too
- * ({@code Stopping: stream workers failed: ...}); it is started again at once, as a restart policy would. The
- * operator runs {@code tributary recover --config FILE} and starts the storage writers again; the replacement
- * group (the same rules, the log rebuilt by a snapshot of every table) must become ACTIVE at a checkpoint at or past
- * the lost one within {@link #REPLACE_TIMEOUT}, the lost group serving its checkpoint until then. The run's audit
- * covers every checkpoint of both groups; the writes committed meanwhile are counted.
+ * later nor earlier. The stream workers run on: a stream thread whose Kafka transaction had records for the deleted
+ * topic in flight is replaced and redoes its work (any stream worker exit fails the run). The operator runs
+ * {@code tributary recover --config FILE} and starts the storage writers again; the replacement group (the same
+ * rules, the log rebuilt by a snapshot of every table) must become ACTIVE at a checkpoint at or past the lost one
+ * within {@link #REPLACE_TIMEOUT}, the lost group serving its checkpoint until then. The run's audit covers every
+ * checkpoint of both groups; the writes committed meanwhile are counted.
  */
 public final class RowsRecreatedScenario implements InfraScenario {
 
@@ -48,7 +46,6 @@ public final class RowsRecreatedScenario implements InfraScenario {
     private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration POLL = Duration.ofMillis(500);
 
-    private final Set<String> restartedStreamWorkers = new HashSet<>();
     private volatile PipelineSettings settings;
 
     @Override
@@ -72,7 +69,6 @@ public final class RowsRecreatedScenario implements InfraScenario {
         String rows = new TopicNames(settings.topicPrefix()).rows();
         long writesBefore = SourceHistory.versions(settings.source());
         context.expectExits(ProcessRole.STORAGE_WRITER);
-        context.expectExits(ProcessRole.STREAM_WORKER);
         recreate(context, rows);
         long recreated = System.nanoTime();
         context.injected(rows + " deleted and created again (a new topic id) while group " + lost.id()
@@ -97,8 +93,6 @@ public final class RowsRecreatedScenario implements InfraScenario {
         context.log("rows-recreated: operator ran tributary recover --config FILE: " + recover.output().strip());
         context.expectNoExits(ProcessRole.STORAGE_WRITER);
         restart(context, exits);
-        restartStreamWorkers(context);
-        context.expectNoExits(ProcessRole.STREAM_WORKER);
         SyncRulesGroup replacement = awaitReplacement(context, lost.id(), served);
         long written = SourceHistory.versions(settings.source()) - writesBefore;
         context.log("rows-recreated: group " + replacement.id() + " ACTIVE at " + replacement.checkpoint()
@@ -147,7 +141,6 @@ public final class RowsRecreatedScenario implements InfraScenario {
         long deadline = System.nanoTime() + DETECT_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             servedCheckpoint(context, group, served);
-            restartStreamWorkers(context);
             List<ProcessExit> exits = exits(context, ProcessRole.STORAGE_WRITER);
             if (exits.size() >= writers) {
                 return exits;
@@ -157,22 +150,6 @@ public final class RowsRecreatedScenario implements InfraScenario {
         throw new IllegalStateException("rows-recreated: " + exits(context, ProcessRole.STORAGE_WRITER).size()
             + " of " + writers + " storage writer processes stopped within " + DETECT_TIMEOUT + " of the loss of the"
             + " table log");
-    }
-
-    /**
-     * Starts again, as a restart policy would, the stream workers that stopped: one whose Kafka transaction had
-     * records for the deleted topic in flight fails it ("Stopping: stream workers failed: ...") and resumes on
-     * its restart; one without such records runs on.
-     */
-    private void restartStreamWorkers(FaultContext context) {
-        for (ProcessExit exit : exits(context, ProcessRole.STREAM_WORKER)) {
-            if (restartedStreamWorkers.add(exit.name())) {
-                String why = exit.logTail().lines().filter(l -> l.startsWith("Stopping: ")).findFirst()
-                    .orElse("(no \"Stopping:\" line in its log's tail)");
-                context.log("rows-recreated: " + exit.name() + " stopped (" + why + "); started again");
-                restart(context, List.of(exit));
-            }
-        }
     }
 
     private static List<ProcessExit> exits(FaultContext context, ProcessRole role) {
