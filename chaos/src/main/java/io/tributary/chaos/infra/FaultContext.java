@@ -1,6 +1,7 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.check.Quiescence;
+import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessPipeline;
 import io.tributary.chaos.harness.ProcessRole;
@@ -31,6 +32,7 @@ public final class FaultContext {
     private static final Duration TICK = Duration.ofMillis(250);
 
     private final ProcessPipeline pipeline;
+    private final PipelineSettings direct;
     private final PgEndpoint storage;
     private final Path directory;
     private final Random random;
@@ -43,9 +45,10 @@ public final class FaultContext {
     private volatile boolean stopping;
     private volatile Phase lastPhase = Phase.SNAPSHOT;
 
-    FaultContext(ProcessPipeline pipeline, PgEndpoint storage, Path directory, long seed, Consumer<String> log,
-                 CrashWatcher crashes, SnapshotHold hold, Runnable snapshotFaultsOver) {
+    FaultContext(ProcessPipeline pipeline, PipelineSettings direct, PgEndpoint storage, Path directory, long seed,
+                 Consumer<String> log, CrashWatcher crashes, SnapshotHold hold, Runnable snapshotFaultsOver) {
         this.pipeline = pipeline;
+        this.direct = direct;
         this.storage = storage;
         this.directory = directory;
         this.random = new Random(seed * 17 + 3);
@@ -57,6 +60,14 @@ public final class FaultContext {
 
     public ProcessPipeline pipeline() {
         return pipeline;
+    }
+
+    /**
+     * The settings that reach the services directly, as the workload and the checks do (the pipeline's processes
+     * get {@link InfraScenario#processSettings} of these, e.g. through a scenario's proxies).
+     */
+    public PipelineSettings directSettings() {
+        return direct;
     }
 
     /**

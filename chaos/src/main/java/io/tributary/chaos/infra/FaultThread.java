@@ -29,6 +29,7 @@ final class FaultThread implements RunFaults {
     private final Thread thread;
     private final SnapshotHold hold;
     private final Runnable release;
+    private volatile PipelineSettings direct;
     private volatile FaultContext context;
     private volatile Exception failure;
 
@@ -52,12 +53,13 @@ final class FaultThread implements RunFaults {
 
     @Override
     public PipelineSettings processSettings(PipelineSettings direct) {
+        this.direct = direct;
         return scenario.processSettings(direct);
     }
 
     @Override
     public void start(ProcessPipeline pipeline, CrashWatcher crashes) {
-        context = new FaultContext(pipeline, storage, directory, seed, log, crashes, hold, release);
+        context = new FaultContext(pipeline, direct, storage, directory, seed, log, crashes, hold, release);
         thread.start();
     }
 

@@ -64,13 +64,8 @@ public final class OversizedRowScenario implements InfraScenario {
     }
 
     @Override
-    public PipelineSettings processSettings(PipelineSettings direct) {
-        this.settings = direct;
-        return direct;
-    }
-
-    @Override
     public void inject(FaultContext context) throws Exception {
+        settings = context.directSettings();
         if (!context.awaitStreaming(context.between(Duration.ofSeconds(2), Duration.ofSeconds(5)))) {
             return;
         }

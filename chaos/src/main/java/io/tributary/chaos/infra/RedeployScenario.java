@@ -44,12 +44,6 @@ public final class RedeployScenario implements InfraScenario {
         return "redeploy-mid-snapshot";
     }
 
-    @Override
-    public PipelineSettings processSettings(PipelineSettings direct) {
-        this.settings = direct;
-        return direct;
-    }
-
     /**
      * Makes the broker's cleaner compact {@code rows} while the new group replays it: small segments, any dirty
      * ratio, no lag, so older versions of rewritten keys and older barriers go away under the replay.
@@ -71,6 +65,7 @@ public final class RedeployScenario implements InfraScenario {
 
     @Override
     public void inject(FaultContext context) throws IOException, InterruptedException {
+        settings = context.directSettings();
         if (!context.awaitSnapshotRunning(context.between(Duration.ofSeconds(1), Duration.ofSeconds(3)))) {
             return;
         }
