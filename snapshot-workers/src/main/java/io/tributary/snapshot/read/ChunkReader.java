@@ -92,7 +92,8 @@ public final class ChunkReader {
                     try (ResultSet rs = select.executeQuery()) {
                         long rows = 0;
                         while (rs.next()) {
-                            send(encoder, rs, publication);
+                            EncodedRow row = encoder.encode(rs);
+                            publication.send(row.key(), row.row().orElseThrow());
                             if (++rows % batchRows == 0) {
                                 publication.flush();
                                 progress.rowsRead(rows);
@@ -115,16 +116,6 @@ public final class ChunkReader {
             task.table().quoted(), task.attempt(), publication.rows(), (System.nanoTime() - start) / 1_000_000,
             highWatermark);
         return publication;
-    }
-
-    /**
-     * Encodes the current row of {@code rs} and hands it to {@code publication}. Called once per row, so that the
-     * JIT optimizes it by its call count early in a process's first snapshot (docs/decisions/operations.md).
-     */
-    private static void send(JdbcRowEncoder encoder, ResultSet rs, ChunkPublication publication)
-        throws SQLException {
-        EncodedRow row = encoder.encode(rs);
-        publication.send(row.key(), row.row().orElseThrow());
     }
 
     private static String scalar(Connection connection, String sql) throws SQLException {

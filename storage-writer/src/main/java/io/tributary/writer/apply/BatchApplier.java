@@ -408,7 +408,10 @@ public final class BatchApplier {
         Set<SourceKey> repeated = new HashSet<>();
         for (PreparedBatch batch : batches) {
             for (RowChange change : batch.changes()) {
-                collect(change, batch.partition(), newest, partitionOf, repeated);
+                if (newest.put(change.key(), change) != null) {
+                    repeated.add(change.key());
+                }
+                partitionOf.put(change.key(), batch.partition());
             }
         }
         Map<SourceKey, List<Membership>> previous = currentData.write(connection,
@@ -435,19 +438,6 @@ public final class BatchApplier {
             }
         }
         return ops;
-    }
-
-    /**
-     * Records {@code change} of {@code partition} as the newest of its key, and its key as {@code repeated} if an
-     * earlier change of the transaction had it. Called once per row, so that the JIT optimizes it by its call count
-     * early in a process's first snapshot (docs/decisions/operations.md).
-     */
-    private static void collect(RowChange change, int partition, Map<SourceKey, RowChange> newest,
-                                Map<SourceKey, Integer> partitionOf, Set<SourceKey> repeated) {
-        if (newest.put(change.key(), change) != null) {
-            repeated.add(change.key());
-        }
-        partitionOf.put(change.key(), partition);
     }
 
     private static Array ints(Connection connection, Collection<Integer> values) throws SQLException {

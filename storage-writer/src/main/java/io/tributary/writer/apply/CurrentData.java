@@ -109,7 +109,12 @@ final class CurrentData {
         throws SQLException, KeysStoredException {
         try (BinaryCopy copy = BinaryCopy.open(connection, copyTarget)) {
             for (RowChange row : rows) {
-                copyRow(copy, row, partitionOf.get(row.key()));
+                copy.tuple(5);
+                copy.int8(groupId);
+                copy.bytea(row.key().unsafeBytes());
+                copy.text(row.memberships());
+                copy.int4(partitionOf.get(row.key()));
+                copy.int8(row.offset());
             }
             copy.finish();
         } catch (SQLException e) {
@@ -118,19 +123,6 @@ final class CurrentData {
             }
             throw e;
         }
-    }
-
-    /**
-     * Copies in {@code row} of {@code partition}. Called once per row, so that the JIT optimizes it by its call count
-     * early in a process's first snapshot (docs/decisions/operations.md).
-     */
-    private void copyRow(BinaryCopy copy, RowChange row, int partition) throws SQLException {
-        copy.tuple(5);
-        copy.int8(groupId);
-        copy.bytea(row.key().unsafeBytes());
-        copy.text(row.memberships());
-        copy.int4(partition);
-        copy.int8(row.offset());
     }
 
     /**

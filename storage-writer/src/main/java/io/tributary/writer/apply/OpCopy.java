@@ -21,29 +21,22 @@ final class OpCopy {
     static void write(Connection connection, long groupId, List<BucketOp> ops, long[] opIds) throws SQLException {
         try (BinaryCopy copy = BinaryCopy.open(connection, LoadPhase.bucketData(groupId) + COLUMNS)) {
             for (int i = 0; i < ops.size(); i++) {
-                copyOp(copy, groupId, ops.get(i), opIds[i]);
+                BucketOp op = ops.get(i);
+                copy.tuple(8);
+                copy.int8(groupId);
+                copy.text(op.bucket());
+                copy.int8(opIds[i]);
+                copy.int2(op.kind().code());
+                copy.text(op.table());
+                copy.text(op.rowId());
+                copy.int8(op.checksum());
+                if (op.dataUtf8() != null) {
+                    copy.bytea(op.dataUtf8());
+                } else {
+                    copy.nullValue();
+                }
             }
             copy.finish();
-        }
-    }
-
-    /**
-     * Copies {@code op} with op id {@code opId}. Called once per op, so that the JIT optimizes it by its call count
-     * early in a process's first snapshot (docs/decisions/operations.md).
-     */
-    private static void copyOp(BinaryCopy copy, long groupId, BucketOp op, long opId) throws SQLException {
-        copy.tuple(8);
-        copy.int8(groupId);
-        copy.text(op.bucket());
-        copy.int8(opId);
-        copy.int2(op.kind().code());
-        copy.text(op.table());
-        copy.text(op.rowId());
-        copy.int8(op.checksum());
-        if (op.dataUtf8() != null) {
-            copy.bytea(op.dataUtf8());
-        } else {
-            copy.nullValue();
         }
     }
 }

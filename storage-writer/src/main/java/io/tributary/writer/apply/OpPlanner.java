@@ -31,28 +31,21 @@ public final class OpPlanner {
     public static List<BucketOp> plan(List<RowChange> changes, Map<SourceKey, List<Membership>> previous) {
         List<BucketOp> ops = new ArrayList<>(changes.size() + changes.size() / 4);
         for (RowChange change : changes) {
-            plan(change, previous.getOrDefault(change.key(), List.of()), ops);
-        }
-        return ops;
-    }
-
-    /**
-     * Adds the ops of {@code change}, whose key held {@code before}, to {@code ops}. Called once per row, so that the
-     * JIT optimizes it by its call count early in a process's first snapshot (docs/decisions/operations.md).
-     */
-    private static void plan(RowChange change, List<Membership> before, List<BucketOp> ops) {
-        if (!before.isEmpty()) {
-            Set<Membership> after = new HashSet<>();
-            for (BucketRow row : change.rows()) {
-                after.add(Membership.of(row));
-            }
-            for (Membership membership : before) {
-                if (!after.contains(membership)) {
-                    ops.add(BucketOp.remove(membership));
+            List<Membership> before = previous.getOrDefault(change.key(), List.of());
+            if (!before.isEmpty()) {
+                Set<Membership> after = new HashSet<>();
+                for (BucketRow row : change.rows()) {
+                    after.add(Membership.of(row));
+                }
+                for (Membership membership : before) {
+                    if (!after.contains(membership)) {
+                        ops.add(BucketOp.remove(membership));
+                    }
                 }
             }
+            ops.addAll(change.puts());
         }
-        ops.addAll(change.puts());
+        return ops;
     }
 
     /** The REMOVE ops of rows that are gone (truncated), in the order given. */

@@ -173,30 +173,20 @@ public final class MergeRules {
         if (known.isEmpty() || first.attempt() > chunk.highestAttempt()) {
             store.putChunk(first.table(), chunk.withAttempt(first.attempt()));
         }
-        Optional<TableState> tracked = table.filter(TableState::isTracked);
+        boolean tracked = table.isPresent() && table.get().isTracked();
         if (rows.size() == 1) {
-            return tracked.isPresent() && streamIsNewer(tracked.get(), first)
+            return tracked && streamIsNewer(table.get(), first)
                 ? drop(first, DropReason.STREAM_IS_NEWER) : List.of(ResolvedRow.of(first));
         }
         List<RowsMessage> emitted = new ArrayList<>(rows.size());
         for (SnapshotRow row : rows) {
-            snapshotRow(tracked, row, emitted);
+            if (tracked && streamIsNewer(table.get(), row)) {
+                drop(row, DropReason.STREAM_IS_NEWER);
+            } else {
+                emitted.add(ResolvedRow.of(row));
+            }
         }
         return emitted;
-    }
-
-    /**
-     * Adds {@code row}, of a record that passed the window, chunk and attempt checks, to {@code emitted}, unless its
-     * table is {@code tracked} and an emitted stream event of its key is newer (then drops it). Called once per row,
-     * so that the JIT optimizes it by its call count early in a process's first snapshot
-     * (docs/decisions/operations.md).
-     */
-    private void snapshotRow(Optional<TableState> tracked, SnapshotRow row, List<RowsMessage> emitted) {
-        if (tracked.isPresent() && streamIsNewer(tracked.get(), row)) {
-            drop(row, DropReason.STREAM_IS_NEWER);
-        } else {
-            emitted.add(ResolvedRow.of(row));
-        }
     }
 
     private boolean streamIsNewer(TableState table, SnapshotRow row) {

@@ -110,25 +110,15 @@ public final class SnapshotBatchEnvelope {
             }
             List<SnapshotRow> rows = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                rows.add(row(in, table, chunk, window, attempt, snapshot));
+                KeyValues pk = KeyValues.ofUtf8(in.bytes(in.u32("pk length"), "pk"));
+                RowJson row = RowJson.ofUtf8(in.bytes(in.u32("row length"), "row"));
+                rows.add(new SnapshotRow(table, pk, row, chunk, window, attempt, snapshot));
             }
             in.finish();
             return new SnapshotRowBatch(rows);
         } catch (IllegalArgumentException e) {
             throw new MalformedInput(e.getMessage(), e);
         }
-    }
-
-    /**
-     * The next row of {@code in}, of the batch's {@code table}, chunk, window, attempt and snapshot. Called once per
-     * row, so that the JIT optimizes it by its call count early in a process's first snapshot
-     * (docs/decisions/operations.md).
-     */
-    private static SnapshotRow row(BinaryReader in, TableId table, String chunk, String window, int attempt,
-                                   PgSnapshot snapshot) {
-        KeyValues pk = KeyValues.ofUtf8(in.bytes(in.u32("pk length"), "pk"));
-        RowJson row = RowJson.ofUtf8(in.bytes(in.u32("row length"), "row"));
-        return new SnapshotRow(table, pk, row, chunk, window, attempt, snapshot);
     }
 
     private static PgSnapshot snapshot(BinaryReader in) {
