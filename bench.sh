@@ -31,4 +31,6 @@ for jar in "${jars[@]}"; do
     fi
     classpath="$classpath:$jar"
 done
-java ${BENCH_JAVA_OPTS:-} -cp "$classpath" io.tributary.bench.Bench "$@"
+# Compiler threads stay for the JVM's life: the JIT column sums the live C1/C2 threads' CPU from /proc, and a thread
+# the JVM retires when its queue empties (several per compiler on a larger host) would take its CPU out of that sum.
+java -XX:-UseDynamicNumberOfCompilerThreads ${BENCH_JAVA_OPTS:-} -cp "$classpath" io.tributary.bench.Bench "$@"
