@@ -2,6 +2,8 @@ package io.tributary.chaos.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.chaos.Runs;
+import io.tributary.chaos.run.RunEnvironment;
 import io.tributary.testing.TestServices;
 import java.nio.file.Path;
 
@@ -15,6 +17,16 @@ final class InfraRuns {
     static Path directory(TestServices services, String scenario) {
         return Path.of("target", "chaos", "infra-" + scenario + "-" + System.currentTimeMillis() + "-"
             + services.uniqueName("run")).toAbsolutePath();
+    }
+
+    /**
+     * Runs {@code scenario} in the CI profile ({@link InfraProfiles#quick}) from {@code seed}, on the test services'
+     * Kafka and a fresh source and storage database, and asserts it clean with at least {@code faults} faults.
+     */
+    static void runClean(TestServices services, String name, long seed, InfraScenario scenario, int faults) {
+        RunEnvironment environment = Runs.environment(services, directory(services, name),
+            services.kafkaBootstrapServers(), Runs.newDatabase(services), Runs.newDatabase(services));
+        assertClean(new InfraRun(environment, InfraProfiles.quick(seed), scenario, Runs::print).execute(), faults);
     }
 
     /**

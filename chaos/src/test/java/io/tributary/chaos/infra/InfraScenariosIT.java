@@ -79,45 +79,25 @@ class InfraScenariosIT {
     @Test
     void newRulesDeployedMidSnapshotTakeOverAndConverge(TestServices services) {
         long seed = Runs.seed();
-        Path directory = InfraRuns.directory(services, "redeploy");
-        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
-            Runs.newDatabase(services), Runs.newDatabase(services));
-        InfraReport report = new InfraRun(environment, settings(seed), new RedeployScenario(), Runs::print)
-            .execute();
-        InfraRuns.assertClean(report, 1);
+        InfraRuns.runClean(services, "redeploy", seed, new RedeployScenario(), 1);
     }
 
     @Test
     void retentionRemovingEveryBarrierOfChangesWhileIngestIsStoppedLetsCheckpointsResume(TestServices services) {
         long seed = Runs.seed();
-        Path directory = InfraRuns.directory(services, "changes-retention");
-        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
-            Runs.newDatabase(services), Runs.newDatabase(services));
-        InfraReport report = new InfraRun(environment, settings(seed), new ChangesRetentionScenario(), Runs::print)
-            .execute();
-        InfraRuns.assertClean(report, 1);
+        InfraRuns.runClean(services, "changes-retention", seed, new ChangesRetentionScenario(), 1);
     }
 
     @Test
     void aRowKafkaRefusesStopsIngestUntilTheOperatorRaisesTheLimitAndLosesNothing(TestServices services) {
         long seed = Runs.seed();
-        Path directory = InfraRuns.directory(services, "oversized-row");
-        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
-            Runs.newDatabase(services), Runs.newDatabase(services));
-        InfraReport report = new InfraRun(environment, settings(seed), new OversizedRowScenario(seed), Runs::print)
-            .execute();
-        InfraRuns.assertClean(report, 1);
+        InfraRuns.runClean(services, "oversized-row", seed, new OversizedRowScenario(seed), 1);
     }
 
     @Test
     void rowsDeletedAndCreatedAgainIsDetectedAndRecoveredWhileTheLostGroupKeepsServing(TestServices services) {
         long seed = Runs.seed();
-        Path directory = InfraRuns.directory(services, "rows-recreated");
-        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
-            Runs.newDatabase(services), Runs.newDatabase(services));
-        InfraReport report = new InfraRun(environment, settings(seed), new RowsRecreatedScenario(), Runs::print)
-            .execute();
-        InfraRuns.assertClean(report, 1);
+        InfraRuns.runClean(services, "rows-recreated", seed, new RowsRecreatedScenario(), 1);
     }
 
     private static RunSettings settings(long seed) {

@@ -1,10 +1,8 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.Runs;
-import io.tributary.chaos.run.RunEnvironment;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,11 +17,6 @@ class RowIdConflictScenarioIT {
     void aLaterTableWhoseKeyTheIdCannotUseHoldsCheckpointsUntilTheOperatorFixesItAndResnapshots(
         TestServices services) {
         long seed = Runs.seed();
-        Path directory = InfraRuns.directory(services, "row-id-conflict");
-        RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
-            Runs.newDatabase(services), Runs.newDatabase(services));
-        InfraReport report = new InfraRun(environment, InfraProfiles.quick(seed), new RowIdConflictScenario(seed),
-            Runs::print).execute();
-        InfraRuns.assertClean(report, 1);
+        InfraRuns.runClean(services, "row-id-conflict", seed, new RowIdConflictScenario(seed), 1);
     }
 }
