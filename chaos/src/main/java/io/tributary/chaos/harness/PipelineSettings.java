@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * How the pipeline's processes are configured: the services they talk to, the topic prefix and partitions, the
@@ -72,6 +74,11 @@ public record PipelineSettings(Path jar, String kafka, String topicPrefix, int p
                 + " first (mvn -o -q -pl launcher package -DskipTests)");
         }
         return jar;
+    }
+
+    /** A Kafka admin client of {@link #kafka()}, for a scenario's own reads and changes; the caller closes it. */
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka));
     }
 
     /** These settings with variable {@code name} set to {@code value} for every process started later. */

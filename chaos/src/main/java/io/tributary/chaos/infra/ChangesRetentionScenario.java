@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -111,7 +110,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
     /** Moves every partition's log start of {@code changes} to its end; returns how many records that removed. */
     private long removeEveryRecord(FaultContext context) throws InterruptedException {
         String changes = new TopicNames(settings.topicPrefix()).changes();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka()))) {
+        try (Admin admin = settings.admin()) {
             List<TopicPartition> partitions = admin.describeTopics(List.of(changes)).allTopicNames().get()
                 .get(changes).partitions().stream().map(p -> new TopicPartition(changes, p.partition())).toList();
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = offsets(admin, partitions,

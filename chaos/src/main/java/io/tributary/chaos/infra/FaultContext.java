@@ -130,12 +130,12 @@ public final class FaultContext {
         }
     }
 
-    /** Every group storage holds (live or not), oldest first; empty while storage does not answer. */
-    public List<SyncRulesGroup> groups() {
+    /** Group {@code id} (live or not), if storage holds it; empty while storage does not answer. */
+    public Optional<SyncRulesGroup> group(long id) {
         try (Connection c = storage.connect()) {
-            return SyncRulesGroups.list(c);
+            return SyncRulesGroups.find(c, id);
         } catch (SQLException e) {
-            return List.of();
+            return Optional.empty();
         }
     }
 

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
@@ -50,7 +49,7 @@ public final class RedeployScenario implements InfraScenario {
      */
     private void compactEagerly() throws InterruptedException {
         String rows = new TopicNames(settings.topicPrefix()).rows();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka()))) {
+        try (Admin admin = settings.admin()) {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, rows), List.of(
                 set(TopicConfig.SEGMENT_MS_CONFIG, "500"), set(TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.001"),
                 set(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "0")))).all().get();

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -100,7 +99,7 @@ public final class RowsRecreatedScenario implements InfraScenario {
 
     /** Deletes {@code rows} and creates it again with the same partitions and topic settings. */
     private void recreate(FaultContext context, String rows) throws InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka()))) {
+        try (Admin admin = settings.admin()) {
             int partitions = admin.describeTopics(List.of(rows)).allTopicNames().get().get(rows).partitions().size();
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, rows);
             Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
@@ -165,7 +164,7 @@ public final class RowsRecreatedScenario implements InfraScenario {
      * (a checkpoint sealed before the loss), and never earlier; once the writers stopped, exactly {@code served}.
      */
     private static Checkpoint servedCheckpoint(FaultContext context, long group, Checkpoint served) {
-        Checkpoint now = groupById(context, group).flatMap(SyncRulesGroup::checkpoint).orElseThrow(
+        Checkpoint now = context.group(group).flatMap(SyncRulesGroup::checkpoint).orElseThrow(
             () -> new IllegalStateException("rows-recreated: lost group " + group + " serves no checkpoint"));
         if (now.opId() < served.opId() || now.epoch() < served.epoch()) {
             throw new IllegalStateException("rows-recreated: lost group " + group + "'s checkpoint went back from "
@@ -180,7 +179,7 @@ public final class RowsRecreatedScenario implements InfraScenario {
         Optional<SyncRulesGroup> newest = Optional.empty();
         while (System.nanoTime() < deadline) {
             newest = context.newestGroup();
-            Optional<SyncRulesGroup> old = groupById(context, lost);
+            Optional<SyncRulesGroup> old = context.group(lost);
             if (newest.isPresent() && newest.get().id() != lost && newest.get().state() == GroupState.ACTIVE) {
                 Checkpoint at = newest.get().checkpoint().orElseThrow();
                 if (Lsn.parse(at.lsn()).isBefore(Lsn.parse(served.lsn()))) {
@@ -200,9 +199,5 @@ public final class RowsRecreatedScenario implements InfraScenario {
         }
         throw new IllegalStateException("rows-recreated: no replacement of group " + lost + " ACTIVE within "
             + REPLACE_TIMEOUT + " of tributary recover (newest " + newest + ")");
-    }
-
-    private static Optional<SyncRulesGroup> groupById(FaultContext context, long id) {
-        return context.groups().stream().filter(g -> g.id() == id).findFirst();
     }
 }
