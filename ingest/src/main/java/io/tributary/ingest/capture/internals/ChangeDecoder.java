@@ -102,7 +102,10 @@ final class ChangeDecoder {
             Optional.empty());
     }
 
-    /** The window marker a {@link RecordKind#MESSAGE} record carries, if it is one and well formed. */
+    /**
+     * The window marker a {@link RecordKind#MESSAGE} record carries, if it is one and well formed. A marker that
+     * replaces its table's rows also drops the table's encoder.
+     */
     Optional<PendingChange> window(SourceRecord record) {
         Struct message = ((Struct) record.value()).getStruct("message");
         if (message == null || !WINDOW_PREFIX.equals(message.getString("prefix"))) {
@@ -117,7 +120,17 @@ final class ChangeDecoder {
             if (schema.isEmpty() || name.isEmpty() || windowId.isEmpty()) {
                 throw new IOException("schema, table and window_id must be non-empty strings");
             }
-            return Optional.of(new PendingChange.Window(TableId.of(schema, name), windowId));
+            JsonNode replaces = node.path("replaces");
+            if (!replaces.isMissingNode() && !replaces.isBoolean()) {
+                throw new IOException("replaces must be true or false");
+            }
+            TableId table = TableId.of(schema, name);
+            if (replaces.asBoolean()) {
+                // a re-snapshot, e.g. after the table's primary key changed (which leaves Debezium's row schema as
+                // it was): the table's next change is encoded from the catalog as it is now
+                encoders.forget(table);
+            }
+            return Optional.of(new PendingChange.Window(table, windowId, replaces.asBoolean()));
         } catch (IOException e) {
             LOG.error("Ignoring a malformed {} message at {} ({}): {}", WINDOW_PREFIX, record.sourceOffset(),
                 e.getMessage(), content);

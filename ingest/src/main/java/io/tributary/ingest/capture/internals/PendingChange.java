@@ -27,8 +27,11 @@ sealed interface PendingChange {
         }
     }
 
-    /** A planner's window marker for a table. */
-    record Window(TableId table, String windowId) implements PendingChange {
+    /**
+     * A planner's window marker for a table; {@code replaces}: the window replaces the table's rows written before
+     * it (a re-snapshot), so a truncation of the table precedes the marker.
+     */
+    record Window(TableId table, String windowId, boolean replaces) implements PendingChange {
         public Window {
             Objects.requireNonNull(table, "table");
             Objects.requireNonNull(windowId, "windowId");

@@ -41,6 +41,11 @@ final class TableEncoders {
         return rebuild(table, rowSchema);
     }
 
+    /** Drops the encoder of {@code table}: the table's next event builds one from a fresh catalog read. */
+    void forget(TableId table) {
+        encoders.remove(table);
+    }
+
     /** A new encoder from a fresh catalog read (the table's replica identity or columns may have changed). */
     ConnectRowEncoder rebuild(TableId table, Schema rowSchema) throws SQLException {
         source.discardIfBroken();

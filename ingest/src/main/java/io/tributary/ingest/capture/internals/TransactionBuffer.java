@@ -62,6 +62,9 @@ final class TransactionBuffer {
             } else if (item instanceof PendingChange.Truncate truncate) {
                 messages.add(TableTruncate.of(truncate.table(), commitLsn, seq++, fullTxId));
             } else if (item instanceof PendingChange.Window window) {
+                if (window.replaces()) {
+                    messages.add(TableTruncate.of(window.table(), commitLsn, seq++, fullTxId));
+                }
                 messages.add(TableWindowMarker.of(window.table(), commitLsn, window.windowId()));
             }
         }

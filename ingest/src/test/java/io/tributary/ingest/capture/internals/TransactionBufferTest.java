@@ -26,7 +26,7 @@ class TransactionBufferTest {
         TransactionBuffer buffer = new TransactionBuffer();
         buffer.begin(742);
         buffer.add(row(ChangeOp.INSERT, "[1]"));
-        buffer.add(new PendingChange.Window(ITEMS, "w"));
+        buffer.add(new PendingChange.Window(ITEMS, "w", false));
         buffer.add(row(ChangeOp.DELETE, "[2]"));
         buffer.add(new PendingChange.Truncate(ITEMS));
 
@@ -38,6 +38,16 @@ class TransactionBufferTest {
             ChangeEvent.delete(ITEMS, KeyValues.of("[2]"), COMMIT, 1, (5L << 32) + 742),
             TableTruncate.of(ITEMS, COMMIT, 2, (5L << 32) + 742));
         assertThat(buffer.isOpen()).isFalse();
+    }
+
+    @Test
+    void aWindowReplacingTheTableRowsIsATruncationOfTheTableThenItsMarker() {
+        TransactionBuffer buffer = new TransactionBuffer();
+        buffer.begin(9);
+        buffer.add(new PendingChange.Window(ITEMS, "w2", true));
+
+        assertThat(buffer.end(9, COMMIT, 9)).containsExactly(TableTruncate.of(ITEMS, COMMIT, 0, 9),
+            TableWindowMarker.of(ITEMS, COMMIT, "w2"));
     }
 
     @Test
