@@ -10,6 +10,7 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,6 +67,13 @@ public final class SnapshotProgress {
         + " FROM tributary.source_tables ORDER BY table_schema, table_name, started_at DESC, window_id DESC";
     private static final String FIND = "SELECT " + WINDOW_COLUMNS + " FROM tributary.source_tables"
         + " WHERE table_schema = ? AND table_name = ? AND window_id = ?";
+    private static final String LATEST_OF_TABLE = "SELECT " + WINDOW_COLUMNS + " FROM tributary.source_tables"
+        + " WHERE table_schema = ? AND table_name = ? ORDER BY started_at DESC, window_id DESC LIMIT 1";
+    private static final String WITH_MARKERS = "SELECT u.s, u.t, u.w FROM unnest(?::text[], ?::text[], ?::text[])"
+        + " AS u(s, t, w) WHERE EXISTS (SELECT 1 FROM tributary.source_tables t WHERE t.table_schema = u.s"
+        + " AND t.table_name = u.t AND t.marker_lsn IS NOT NULL)";
+    private static final String MARKED_UNCUT = "SELECT table_schema, table_name, window_id, marker_lsn::text"
+        + " FROM tributary.source_tables WHERE state = 'PLANNING' AND chunks_planned = 0 AND marker_lsn IS NOT NULL";
 
     private SnapshotProgress() {
     }
@@ -135,7 +143,11 @@ public final class SnapshotProgress {
         }
     }
 
-    /** Records the LSN of each window's marker in the WAL (Postgres text form, e.g. {@code 0/16B3748}). */
+    /**
+     * Records, per window, that its marker is in the WAL: the WAL position once the marker's transaction committed
+     * (Postgres text form, e.g. {@code 0/16B3748}), at or past its commit, so every barrier at or past it follows
+     * the marker in {@code changes}.
+     */
     public static void recordMarkers(Connection connection, Map<WindowKey, String> markerLsns) throws SQLException {
         if (markerLsns.isEmpty()) {
             return;
@@ -274,6 +286,54 @@ public final class SnapshotProgress {
         try (Statement select = connection.createStatement(); ResultSet rs = select.executeQuery(LATEST)) {
             while (rs.next()) {
                 windows.add(read(rs));
+            }
+        }
+        return windows;
+    }
+
+    /** The newest window of {@code schema}.{@code table}, if it has one. */
+    public static Optional<WindowProgress> latest(Connection connection, String schema, String table)
+        throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(LATEST_OF_TABLE)) {
+            select.setString(1, schema);
+            select.setString(2, table);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Those of {@code windows} (new, not stored yet) whose table had a window whose marker reached the WAL: the
+     * table's rows may be in the table log, so the new window replaces them.
+     */
+    public static Set<WindowKey> replacing(Connection connection, Collection<WindowKey> windows)
+        throws SQLException {
+        Set<WindowKey> found = new HashSet<>();
+        if (windows.isEmpty()) {
+            return found;
+        }
+        List<WindowKey> keys = new ArrayList<>(windows);
+        try (PreparedStatement select = connection.prepareStatement(WITH_MARKERS)) {
+            bindKeys(connection, select, 1, keys);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    found.add(WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3)));
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The PLANNING windows whose markers are in the WAL ({@link #recordMarkers}) but that have no chunks yet, with
+     * the position recorded for each.
+     */
+    public static Map<WindowKey, String> markedWithoutChunks(Connection connection) throws SQLException {
+        Map<WindowKey, String> windows = new LinkedHashMap<>();
+        try (Statement select = connection.createStatement(); ResultSet rs = select.executeQuery(MARKED_UNCUT)) {
+            while (rs.next()) {
+                windows.put(WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getString(4));
             }
         }
         return windows;
