@@ -2,6 +2,7 @@ package io.tributary.ingest.planner;
 
 import io.tributary.source.catalog.SourceCatalog;
 import io.tributary.source.catalog.SourceSchemaException;
+import io.tributary.storage.groups.SealedBarriers;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.progress.SnapshotChunks;
 import io.tributary.storage.progress.SnapshotProgress;
@@ -23,6 +24,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +49,11 @@ import org.slf4j.LoggerFactory;
  * <p>Each round ({@link #planOnce()}, or every {@link PlannerConfig#interval()} after {@link #start()}):
  * <ul>
  *   <li>finishes windows left PLANNING by an interrupted round: one with stored chunks gets its plan and pending
- *       tasks published again; one without is replaced by a new window (a new marker) in the transaction that
- *       opens it, so its table is never without a window in between (nor unrequired by checkpoints), or discarded
- *       if no live group reads its table any more;</li>
+ *       tasks published again; one whose marker is in the WAL (a window replacing its table's rows waits there
+ *       until the table log holds the truncation in every partition: {@link WindowPlanning}) is cut into chunks
+ *       once that holds; any other is replaced by a new window (a new marker) in the transaction that opens it, so
+ *       its table is never without a window in between (nor unrequired by checkpoints), or discarded if no live
+ *       group reads its table any more;</li>
  *   <li>in its first round after start, publishes again the tasks of chunks no worker claimed yet (they may have
  *       been lost with the previous instance); re-publishing is harmless, because workers take attempts from
  *       storage and skip DONE chunks;</li>
@@ -80,6 +84,7 @@ public final class SnapshotPlanner implements Stage {
     private final PlanPublisher publisher;
     private final WindowPlanning planning;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Set<WindowKey> reportedWaiting = new HashSet<>();
     private Thread loop;
     private boolean recovered;
     private volatile Throwable failure;
@@ -134,6 +139,8 @@ public final class SnapshotPlanner implements Stage {
                 latest.put(TableId.of(window.window().schema(), window.window().table()), window);
             }
             Map<TableId, WindowKey> interrupted = new HashMap<>();
+            Map<WindowKey, String> marked = SnapshotProgress.markedWithoutChunks(store);
+            Map<WindowKey, TaskPriority> markedOnly = new LinkedHashMap<>();
             for (Map.Entry<TableId, WindowProgress> entry : latest.entrySet()) {
                 WindowProgress window = entry.getValue();
                 if (window.state() != WindowStatus.PLANNING) {
@@ -141,6 +148,8 @@ public final class SnapshotPlanner implements Stage {
                 }
                 if (window.chunksPlanned() > 0) {
                     resumed += resume(store, window) ? 1 : 0;
+                } else if (marked.containsKey(window.window())) {
+                    markedOnly.put(window.window(), TaskPriority.valueOf(window.priority().name()));
                 } else if (demand.tables().containsKey(entry.getKey())) {
                     interrupted.put(entry.getKey(), window.window());
                 } else {
@@ -149,6 +158,7 @@ public final class SnapshotPlanner implements Stage {
                     SnapshotProgress.discard(store, window.window());
                 }
             }
+            resumed += continueMarked(store, src, markedOnly, marked);
             Map<TableId, TaskPriority> toPlan = new LinkedHashMap<>();
             SourceCatalog catalog = new SourceCatalog(src);
             int promoted = 0;
@@ -165,8 +175,9 @@ public final class SnapshotPlanner implements Stage {
             }
             Set<TableId> waiting = CaptureGate.waiting(src, config, toPlan.keySet());
             toPlan.keySet().removeAll(waiting);
-            RowIdCheck.beforeWindows(store, src, rules, toPlan.keySet());
+            RowIdCheck.Checked checked = RowIdCheck.beforeWindows(store, src, rules, toPlan.keySet());
             WindowPlanning.Outcome outcome = planInBatches(store, src, toPlan, interrupted);
+            checked.clearFitting(store);
             // A table waiting for capture has no window yet: no group is planned before it has one.
             List<Long> planned = waiting.isEmpty() ? SyncRulesGroups.markPlanned(store, demand.groups()) : List.of();
             if (!planned.isEmpty()) {
@@ -205,18 +216,17 @@ public final class SnapshotPlanner implements Stage {
                     + config.publication().get() + " does not publish it; ingest adds it at its next table refresh"
                     + " (its log says why if it cannot), then the planner snapshots it by itself");
             }
-            Map<TableId, List<String>> conflicts = RowIdCheck.beforeWindows(store, src, rules, List.of(table));
-            if (!conflicts.isEmpty()) {
+            RowIdCheck.Checked checked = RowIdCheck.beforeWindows(store, src, rules, List.of(table));
+            if (!checked.problems().isEmpty()) {
                 throw new PlanningException("Not snapshotting " + table.quoted() + ": "
-                    + String.join(" ", conflicts.get(table)));
+                    + String.join(" ", checked.problems().get(table)));
             }
             WindowPlanning.Outcome outcome = planning.plan(store, src, Map.of(table, priority), Map.of());
             if (outcome.opened() == 0) {
                 return Optional.empty();
             }
-            return SnapshotProgress.latestWindows(store).stream()
-                .filter(w -> w.window().schema().equals(table.schema()) && w.window().table().equals(table.name()))
-                .map(w -> w.window().windowId()).findFirst();
+            checked.clearFitting(store);
+            return SnapshotProgress.latest(store, table.schema(), table.name()).map(w -> w.window().windowId());
         }
     }
 
@@ -242,6 +252,40 @@ public final class SnapshotPlanner implements Stage {
             chunks += outcome.chunks();
         }
         return new WindowPlanning.Outcome(opened, failed, chunks);
+    }
+
+    /**
+     * Cuts the windows of {@code waiting} (PLANNING, their markers in the WAL at the positions of {@code marked},
+     * no chunks) whose markers' transaction the table log holds in every partition, as the storage writers' seals
+     * show; the others wait for a later round.
+     *
+     * @return how many were cut
+     */
+    private int continueMarked(Connection store, Connection src, Map<WindowKey, TaskPriority> waiting,
+                               Map<WindowKey, String> marked) throws SQLException {
+        Map<WindowKey, TaskPriority> passed = new LinkedHashMap<>();
+        Map<String, Boolean> passedAt = new HashMap<>();
+        for (Map.Entry<WindowKey, TaskPriority> entry : waiting.entrySet()) {
+            String lsn = marked.get(entry.getKey());
+            Boolean merged = passedAt.get(lsn);
+            if (merged == null) {
+                merged = SealedBarriers.passedEverywhere(store, lsn, config.layout().partitions());
+                passedAt.put(lsn, merged);
+            }
+            if (merged) {
+                passed.put(entry.getKey(), entry.getValue());
+                reportedWaiting.remove(entry.getKey());
+            } else if (reportedWaiting.add(entry.getKey())) {
+                LOG.info("Snapshot window {} waits until the table log holds the truncation of its table in every"
+                    + " partition: a live group's storage writers sealing a barrier at or past {} in each (the"
+                    + " stream workers and a group's storage writers must be running)", entry.getKey(), lsn);
+            }
+        }
+        if (passed.isEmpty()) {
+            return 0;
+        }
+        planning.continueMarked(store, src, passed);
+        return passed.size();
     }
 
     /** Whether {@code window} failed because its table could not be described, and it can be now. */

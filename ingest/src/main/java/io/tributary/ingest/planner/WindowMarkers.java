@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * a chunk snapshot of the window commits after it, because chunks are read only after
  * {@link #awaitOlderTransactions(Connection)} returned. Stateless and thread-safe.
  *
- * <p>The content is a compact JSON object with exactly the fields {@value #SCHEMA}, {@value #TABLE} and
- * {@value #WINDOW_ID} (strings, in that order); capture decodes messages with prefix {@value #PREFIX}.
+ * <p>The content is a compact JSON object with the fields {@value #SCHEMA}, {@value #TABLE} and
+ * {@value #WINDOW_ID} (strings, in that order), then {@code "replaces":true} for a window that replaces the rows of a
+ * table that had a window before (capture writes a truncation of the table right before such a marker); capture
+ * decodes messages with prefix {@value #PREFIX}.
  */
 public final class WindowMarkers {
 
@@ -40,6 +42,8 @@ public final class WindowMarkers {
     public static final String TABLE = "table";
     /** The field holding the window id. */
     public static final String WINDOW_ID = "window_id";
+    /** The field marking a window that replaces its table's earlier rows. */
+    public static final String REPLACES = "replaces";
 
     private static final Logger LOG = LoggerFactory.getLogger(WindowMarkers.class);
     private static final Duration FIRST_RECHECK = Duration.ofMillis(5);
@@ -107,14 +111,22 @@ public final class WindowMarkers {
         }
     }
 
-    /** The marker's content for window {@code windowId} of {@code table}. */
+    /** The marker's content for window {@code windowId} of {@code table}, a first window of the table. */
     public static String content(TableId table, String windowId) {
+        return content(table, windowId, false);
+    }
+
+    /** The marker's content for window {@code windowId} of {@code table}; see the class comment. */
+    public static String content(TableId table, String windowId, boolean replaces) {
         StringWriter out = new StringWriter();
         try (JsonGenerator json = CanonicalJsonFactory.FACTORY.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField(SCHEMA, table.schema());
             json.writeStringField(TABLE, table.name());
             json.writeStringField(WINDOW_ID, windowId);
+            if (replaces) {
+                json.writeBooleanField(REPLACES, true);
+            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -122,8 +134,11 @@ public final class WindowMarkers {
         return out.toString();
     }
 
-    /** The marker of window {@code windowId} of {@code table}. */
-    public record Marker(TableId table, String windowId) {
+    /**
+     * The marker of window {@code windowId} of {@code table}; {@code replaces}: the table had a window before, and
+     * this one replaces the rows it left in {@code rows}.
+     */
+    public record Marker(TableId table, String windowId, boolean replaces) {
         public Marker {
             Objects.requireNonNull(table, "table");
             Objects.requireNonNull(windowId, "windowId");
@@ -137,7 +152,20 @@ public final class WindowMarkers {
      * @return the LSN of the message (its transaction commits just after)
      */
     public static Lsn emit(Connection source, TableId table, String windowId) throws SQLException {
-        return emitAll(source, List.of(new Marker(table, windowId))).get(0);
+        return emitAll(source, List.of(new Marker(table, windowId, false))).get(0);
+    }
+
+    /**
+     * The source's WAL insert position now ({@code pg_current_wal_insert_lsn()}): read right after
+     * {@link #emitAll} returned, it is at or past the markers' commit, also under {@code synchronous_commit = off},
+     * so a barrier at or past it follows them in every partition of {@code changes}.
+     */
+    public static Lsn insertPosition(Connection source) throws SQLException {
+        try (PreparedStatement select = source.prepareStatement("SELECT pg_current_wal_insert_lsn()::text");
+             ResultSet rs = select.executeQuery()) {
+            rs.next();
+            return Lsn.parse(rs.getString(1));
+        }
     }
 
     /**
@@ -157,7 +185,8 @@ public final class WindowMarkers {
         if (markers.isEmpty()) {
             return List.of();
         }
-        String[] contents = markers.stream().map(m -> content(m.table(), m.windowId())).toArray(String[]::new);
+        String[] contents = markers.stream().map(m -> content(m.table(), m.windowId(), m.replaces()))
+            .toArray(String[]::new);
         List<Lsn> lsns = new ArrayList<>(markers.size());
         try (PreparedStatement emit = source.prepareStatement("SELECT pg_logical_emit_message(true, ?, m.content)"
             + "::text FROM unnest(?::text[]) WITH ORDINALITY AS m(content, ord) ORDER BY m.ord")) {

@@ -24,6 +24,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -93,6 +94,28 @@ final class PlannerFixture {
                 SyncRulesGroups.transition(c, group.id(), GroupState.PROCESSING, GroupState.ACTIVE);
             }
             return group;
+        }
+    }
+
+    /**
+     * Records what {@code group}'s storage writers record when they apply a barrier: epoch {@code epoch}, at
+     * {@code lsn}, sealed in each of {@code partitions}.
+     */
+    void sealed(SyncRulesGroup group, long epoch, String lsn, int... partitions) throws SQLException {
+        for (int partition : partitions) {
+            storage.execute("INSERT INTO tributary.sealed_epochs (group_id, partition, epoch, lsn, max_op_id)"
+                + " VALUES (" + group.id() + ", " + partition + ", " + epoch + ", '" + lsn + "', 0)");
+        }
+    }
+
+    /** The WAL position the planner recorded past the marker of {@code table}'s newest window. */
+    String markerPosition(TableId table) throws SQLException {
+        try (Connection c = storage.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT marker_lsn::text FROM tributary.source_tables"
+                 + " WHERE table_schema = '" + table.schema() + "' AND table_name = '" + table.name() + "'"
+                 + " ORDER BY started_at DESC, window_id DESC LIMIT 1")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

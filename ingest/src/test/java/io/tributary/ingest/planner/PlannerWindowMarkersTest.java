@@ -15,6 +15,12 @@ class PlannerWindowMarkersTest {
     }
 
     @Test
+    void theMarkerOfAWindowReplacingTheTableRowsSaysSo() {
+        assertThat(WindowMarkers.content(TableId.of("tenant_a", "orders"), "w2", true))
+            .isEqualTo("{\"schema\":\"tenant_a\",\"table\":\"orders\",\"window_id\":\"w2\",\"replaces\":true}");
+    }
+
+    @Test
     void namesAreEscaped() {
         assertThat(WindowMarkers.content(TableId.of("My \"Schema\"", "a\\b"), "w1"))
             .isEqualTo("{\"schema\":\"My \\\"Schema\\\"\",\"table\":\"a\\\\b\",\"window_id\":\"w1\"}");

@@ -15,6 +15,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,10 +96,31 @@ class RowIdCheckIT {
 
             f.source.execute("ALTER TABLE tenant_b.orders DROP CONSTRAINT orders_pkey",
                 "ALTER TABLE tenant_b.orders ADD PRIMARY KEY (id)");
+            // what storage holds at the moment the conflict goes: a checkpoint published then must find the new
+            // window, or it would be taken from the old one, under the old key
+            f.storage.execute("CREATE TABLE public.cleared (new_window_stored boolean)",
+                "CREATE FUNCTION public.cleared() RETURNS trigger AS $$ BEGIN INSERT INTO public.cleared"
+                    + " SELECT EXISTS (SELECT 1 FROM tributary.source_tables WHERE table_schema = OLD.table_schema"
+                    + " AND table_name = OLD.table_name AND state = 'PLANNING'); RETURN OLD; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER cleared AFTER DELETE ON tributary.row_id_conflicts FOR EACH ROW"
+                    + " EXECUTE FUNCTION public.cleared()");
             assertThat(planner.resnapshot(ORDERS_B, TaskPriority.ACTIVE_SNAPSHOT)).isPresent();
             assertThat(conflict(f, group)).isEmpty();
+            assertThat(clearedWithTheNewWindowStored(f))
+                .as("whether the new window was stored when the conflict was cleared").containsExactly(true);
         }
         assertThat(f.window(ORDERS_A).state()).isNotEqualTo(WindowStatus.FAILED);
+    }
+
+    private static List<Boolean> clearedWithTheNewWindowStored(PlannerFixture f) throws SQLException {
+        List<Boolean> cleared = new ArrayList<>();
+        try (Connection c = f.storage.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT new_window_stored FROM public.cleared")) {
+            while (rs.next()) {
+                cleared.add(rs.getBoolean(1));
+            }
+        }
+        return cleared;
     }
 
     private static Optional<String> conflict(PlannerFixture f, SyncRulesGroup group) throws SQLException {

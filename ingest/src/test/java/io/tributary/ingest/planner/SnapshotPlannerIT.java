@@ -344,10 +344,11 @@ class SnapshotPlannerIT {
     }
 
     @Test
-    void aFailedTableIsPlannedAgainOnlyWhenAskedTo(TestServices services) throws Exception {
+    void aFailedTableIsPlannedAgainOnlyWhenAskedToAndItsChunksWaitUntilTheTableLogHoldsItsTruncation(
+        TestServices services) throws Exception {
         PlannerFixture f = new PlannerFixture(services);
         createTables(f);
-        f.group(GroupState.ACTIVE, "tenant_a.items");
+        SyncRulesGroup group = f.group(GroupState.ACTIVE, "tenant_a.items");
         try (SnapshotPlanner planner = f.planner(5000)) {
             planner.planOnce();
             WindowKey first = f.window(ITEMS).window();
@@ -355,11 +356,25 @@ class SnapshotPlannerIT {
                 SnapshotProgress.fail(c, first, "permission denied for table items");
             }
             assertThat(planner.planOnce().didWork()).isFalse();
+            int tasksBefore = f.tasks().size();
             assertThat(planner.resnapshot(ITEMS, TaskPriority.ACTIVE_SNAPSHOT)).isPresent();
             assertThat(planner.resnapshot(ITEMS, TaskPriority.ACTIVE_SNAPSHOT)).isEmpty();
 
-            assertThat(f.window(ITEMS).window()).isNotEqualTo(first);
+            WindowKey second = f.window(ITEMS).window();
+            assertThat(second).isNotEqualTo(first);
+            String past = f.markerPosition(ITEMS);
+            f.sealed(group, 7, past, 0, 1);
+            planner.planOnce();
+            assertThat(f.window(ITEMS).state()).as("a barrier past the truncation is sealed in 2 of 3 partitions")
+                .isEqualTo(WindowStatus.PLANNING);
+            assertThat(f.window(ITEMS).chunksPlanned()).isZero();
+            assertThat(f.tasks()).hasSize(tasksBefore);
+
+            f.sealed(group, 7, past, 2);
+            assertThat(planner.planOnce().resumed()).isEqualTo(1);
+            assertThat(f.window(ITEMS).window()).isEqualTo(second);
             assertThat(f.window(ITEMS).state()).isEqualTo(WindowStatus.SNAPSHOTTING);
+            assertThat(f.tasks()).hasSizeGreaterThan(tasksBefore);
         }
     }
 }

@@ -63,9 +63,9 @@ class WindowMarkersIT {
     @Test
     void aBatchOfMarkersIsOneSourceTransactionInOrder(TestServices services) throws Exception {
         PostgresDatabase db = services.newDatabase();
-        List<WindowMarkers.Marker> markers = List.of(new WindowMarkers.Marker(TableId.of("a", "t1"), "w1"),
-            new WindowMarkers.Marker(TableId.of("b", "t2"), "w2"), new WindowMarkers.Marker(TableId.of("c", "t3"),
-                "w3"));
+        List<WindowMarkers.Marker> markers = List.of(new WindowMarkers.Marker(TableId.of("a", "t1"), "w1", false),
+            new WindowMarkers.Marker(TableId.of("b", "t2"), "w2", true), new WindowMarkers.Marker(TableId.of("c", "t3"),
+                "w3", false));
         try (Connection planner = db.connect(); Statement s = planner.createStatement()) {
             s.execute("SELECT pg_create_logical_replication_slot('markers', 'test_decoding')");
             try {
@@ -83,7 +83,8 @@ class WindowMarkersIT {
                 assertThat(decoded.get(4)).startsWith("COMMIT");
                 for (int i = 0; i < markers.size(); i++) {
                     assertThat(decoded.get(i + 1)).contains("transactional: 1", "prefix: " + WindowMarkers.PREFIX)
-                        .endsWith(WindowMarkers.content(markers.get(i).table(), markers.get(i).windowId()));
+                        .endsWith(WindowMarkers.content(markers.get(i).table(), markers.get(i).windowId(),
+                            markers.get(i).replaces()));
                 }
                 assertThat(lsns).hasSize(3).doesNotHaveDuplicates().isSorted();
             } finally {

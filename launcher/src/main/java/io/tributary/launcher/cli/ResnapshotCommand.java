@@ -26,8 +26,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "resnapshot", mixinStandardHelpOptions = true,
     description = {
         "Snapshot a table again in a new window (at the top priority), e.g. after fixing what failed its snapshot"
-            + " (tributary status shows why). Running workers read it; checkpoints of the groups that read the"
-            + " table wait for it.",
+            + " (tributary status shows why) or changing its primary key. The new window replaces the table's rows:"
+            + " the running pipeline removes them and snapshots the table again (its planner cuts the chunks once"
+            + " every partition of the table log holds the removal); checkpoints of the groups that read the table"
+            + " wait for it.",
         "Needs source.url, storage.url and kafka.bootstrap_servers."})
 public final class ResnapshotCommand implements Callable<Integer> {
 
@@ -69,8 +71,8 @@ public final class ResnapshotCommand implements Callable<Integer> {
                     + " progress already, or it is not a table of the source");
                 return ExitCodes.BAD_INPUT;
             }
-            out.println("Snapshot of " + id.quoted() + " planned as window " + window.get()
-                + " (tributary status shows its progress)");
+            out.println("Snapshot of " + id.quoted() + " planned as window " + window.get() + ": the running"
+                + " pipeline replaces the table's rows with it (tributary status shows its progress)");
             return ExitCodes.OK;
         }
     }
