@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class ChaosSoakIT {
 
     private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
-        CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections", "slow-storage", "redeploy");
+        "row-id-conflict", CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections",
+        "slow-storage", "redeploy");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -84,6 +85,10 @@ class ChaosSoakIT {
             case "rows-recreated" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,
                     new RowsRecreatedScenario());
+            }
+            case "row-id-conflict" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new RowIdConflictScenario(seed));
             }
             case "oversized-row" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,
