@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each round ({@link #planOnce()}, or every {@link PlannerConfig#interval()} after {@link #start()}):
  * <ul>
  *   <li>finishes windows left PLANNING by an interrupted round: one with stored chunks gets its plan and pending
- *       tasks published again; one whose marker is in the WAL (a window replacing its table's rows waits there
+ *       tasks published again; a window replacing its table's rows whose marker is in the WAL (it waits there
  *       until the table log holds the truncation in every partition: {@link WindowPlanning}) is cut into chunks
  *       once that holds; any other is replaced by a new window (a new marker) in the transaction that opens it, so
  *       its table is never without a window in between (nor unrequired by checkpoints), or discarded if no live
@@ -139,7 +139,7 @@ public final class SnapshotPlanner implements Stage {
                 latest.put(TableId.of(window.window().schema(), window.window().table()), window);
             }
             Map<TableId, WindowKey> interrupted = new HashMap<>();
-            Map<WindowKey, String> marked = SnapshotProgress.markedWithoutChunks(store);
+            Map<WindowKey, String> marked = SnapshotProgress.replacingWithoutChunks(store);
             Map<WindowKey, TaskPriority> markedOnly = new LinkedHashMap<>();
             for (Map.Entry<TableId, WindowProgress> entry : latest.entrySet()) {
                 WindowProgress window = entry.getValue();

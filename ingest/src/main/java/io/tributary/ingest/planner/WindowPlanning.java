@@ -112,8 +112,9 @@ final class WindowPlanning {
         for (WindowKey replaced : interrupted.values()) {
             LOG.info("Replacing window {}: its planning was interrupted before its chunks were stored", replaced);
         }
-        Set<WindowKey> replacing = SnapshotProgress.replacing(storage, windows.keySet());
         List<WindowKey> opened = SnapshotProgress.open(storage, windows, interrupted.values());
+        // after the interrupted windows are gone: one without chunks had no rows of its own in the table log
+        Set<WindowKey> replacing = SnapshotProgress.replacing(storage, opened);
         List<WindowMarkers.Marker> toEmit = new ArrayList<>();
         Map<WindowKey, ToCut> now = new LinkedHashMap<>();
         List<WindowKey> later = new ArrayList<>();

@@ -72,8 +72,11 @@ public final class SnapshotProgress {
     private static final String WITH_MARKERS = "SELECT u.s, u.t, u.w FROM unnest(?::text[], ?::text[], ?::text[])"
         + " AS u(s, t, w) WHERE EXISTS (SELECT 1 FROM tributary.source_tables t WHERE t.table_schema = u.s"
         + " AND t.table_name = u.t AND t.marker_lsn IS NOT NULL)";
-    private static final String MARKED_UNCUT = "SELECT table_schema, table_name, window_id, marker_lsn::text"
-        + " FROM tributary.source_tables WHERE state = 'PLANNING' AND chunks_planned = 0 AND marker_lsn IS NOT NULL";
+    private static final String REPLACING_UNCUT = "SELECT t.table_schema, t.table_name, t.window_id,"
+        + " t.marker_lsn::text FROM tributary.source_tables t WHERE t.state = 'PLANNING' AND t.chunks_planned = 0"
+        + " AND t.marker_lsn IS NOT NULL AND EXISTS (SELECT 1 FROM tributary.source_tables o"
+        + " WHERE o.table_schema = t.table_schema AND o.table_name = t.table_name AND o.window_id <> t.window_id"
+        + " AND o.marker_lsn IS NOT NULL)";
 
     private SnapshotProgress() {
     }
@@ -304,8 +307,8 @@ public final class SnapshotProgress {
     }
 
     /**
-     * Those of {@code windows} (new, not stored yet) whose table had a window whose marker reached the WAL: the
-     * table's rows may be in the table log, so the new window replaces them.
+     * Those of {@code windows} (new, their markers not recorded yet) whose table had another window whose marker
+     * reached the WAL: the table's rows may be in the table log, so the new window replaces them.
      */
     public static Set<WindowKey> replacing(Connection connection, Collection<WindowKey> windows)
         throws SQLException {
@@ -326,12 +329,13 @@ public final class SnapshotProgress {
     }
 
     /**
-     * The PLANNING windows whose markers are in the WAL ({@link #recordMarkers}) but that have no chunks yet, with
-     * the position recorded for each.
+     * The PLANNING windows that replace their tables' rows (another window of the table reached the WAL) whose own
+     * markers are in the WAL ({@link #recordMarkers}) but that have no chunks yet, with the position recorded for
+     * each.
      */
-    public static Map<WindowKey, String> markedWithoutChunks(Connection connection) throws SQLException {
+    public static Map<WindowKey, String> replacingWithoutChunks(Connection connection) throws SQLException {
         Map<WindowKey, String> windows = new LinkedHashMap<>();
-        try (Statement select = connection.createStatement(); ResultSet rs = select.executeQuery(MARKED_UNCUT)) {
+        try (Statement select = connection.createStatement(); ResultSet rs = select.executeQuery(REPLACING_UNCUT)) {
             while (rs.next()) {
                 windows.put(WindowKey.of(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getString(4));
             }
