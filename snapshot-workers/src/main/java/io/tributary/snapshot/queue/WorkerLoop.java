@@ -257,7 +257,8 @@ final class WorkerLoop implements Runnable {
             if (Failures.classifyRead(e) == FailureKind.RETRIABLE) {
                 session.discard();
             }
-            LOG.debug("Shared read of chunks {} failed ({}); reading the rest one by one", ids, Failures.describe(e));
+            LOG.warn("Shared read of chunks {} failed ({}); the chunks it did not finish are read again one by one as"
+                + " new attempts", ids, Failures.describe(e));
             Set<String> rerun = new HashSet<>();
             while (!order.isEmpty()) {
                 Queued queued = order.removeFirst();
