@@ -23,13 +23,15 @@ public record ReadSettings(int fetchRows, long fetchBufferBytes, Duration socket
                            int pipelineDepth) {
 
     /**
-     * 1000 rows or 64 MiB per fetch, no timeouts, eight chunks in flight per loop. A chunk is in flight for about
-     * two of the producer's lingers (its rows, then its done markers once the rows are acknowledged), over 200 ms:
-     * with small chunks (many small tables) the depth, not the CPU, sets a loop's pace, about depth / 0.2 s chunks
-     * per second. A read chunk in flight holds no rows (they are in the producer's buffer, which bounds them).
+     * 1000 rows or 64 MiB per fetch, no timeouts, 32 chunks in flight per loop, taken 16 at a time. A chunk is in
+     * flight for about two of the producer's lingers (its rows, then its done markers once the rows are
+     * acknowledged), over 200 ms: with small chunks (many small tables) the depth, not the CPU, sets a loop's pace,
+     * about depth / 0.2 s chunks per second, and the time a snapshot of many tables takes is what the pipeline's
+     * periodic work (polls, barriers, planning rounds, progress reads) costs per table. A read chunk in flight holds
+     * no rows (they are in the producer's buffer, which bounds them).
      */
     public static final ReadSettings DEFAULT =
-        new ReadSettings(1000, 64L << 20, Duration.ZERO, Duration.ZERO, 8);
+        new ReadSettings(1000, 64L << 20, Duration.ZERO, Duration.ZERO, 32);
 
     public ReadSettings {
         Objects.requireNonNull(socketTimeout, "socketTimeout");

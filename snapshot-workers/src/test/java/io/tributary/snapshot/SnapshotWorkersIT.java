@@ -235,4 +235,42 @@ class SnapshotWorkersIT {
         assertThat(f.window(DEVICES).orElseThrow().error().orElseThrow())
             .contains("\"tenant_a\".\"devices\"").contains("does not exist");
     }
+
+    @Test
+    void smallTablesReadTogetherMatchTheSourceAndAMissingOneFailsAlone(TestServices services) throws Exception {
+        SnapshotFixture f = new SnapshotFixture(services);
+        List<TableId> tables = new ArrayList<>();
+        f.source.execute("CREATE SCHEMA tenant_s");
+        for (int i = 0; i < 24; i++) {
+            TableId table = TableId.of("tenant_s", "t" + i);
+            tables.add(table);
+            f.source.execute("CREATE TABLE " + table.quoted() + " (id integer PRIMARY KEY, note text)",
+                "INSERT INTO " + table.quoted() + " SELECT g, 'row ' || g || ' of t" + i + "'"
+                    + " FROM generate_series(1, 5) g");
+        }
+        for (TableId table : tables) {
+            f.plan(table, TaskPriority.ACTIVE_SNAPSHOT, List.of());
+        }
+        TableId missing = tables.get(13);
+        f.source.execute("DROP TABLE " + missing.quoted());
+
+        try (SnapshotWorkers workers = SnapshotWorkers.start(f.config(1))) {
+            awaitState(f, missing, WindowStatus.FAILED);
+            for (TableId table : tables) {
+                if (!table.equals(missing)) {
+                    awaitState(f, table, WindowStatus.DONE);
+                }
+            }
+            assertThat(workers.failure()).isEmpty();
+        }
+
+        assertThat(f.window(missing).orElseThrow().error().orElseThrow())
+            .contains(missing.quoted()).contains("does not exist");
+        List<SnapshotFixture.Published> published = f.snapshotRows();
+        for (TableId table : tables) {
+            if (!table.equals(missing)) {
+                assertThat(SnapshotFixture.newestAttemptRows(published, table)).isEqualTo(f.sourceRows(table));
+            }
+        }
+    }
 }

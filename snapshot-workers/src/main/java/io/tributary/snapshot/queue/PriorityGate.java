@@ -77,6 +77,11 @@ final class PriorityGate {
         resume.forEach(paused::remove);
     }
 
+    /** Whether every task from {@code partition} may start at once: it holds the highest priority's tasks. */
+    boolean alwaysStarts(TopicPartition partition) {
+        return layout.priorityOf(partition.partition()).ordinal() == 0;
+    }
+
     /**
      * Whether a task from {@code partition} may start now. If not, the caller must seek back to the task's offset;
      * the partition is paused until higher priorities have no lag.

@@ -46,6 +46,12 @@ final class ProgressStore implements AutoCloseable {
         return call("claim of chunk " + chunkId, c -> SnapshotChunks.claim(c, chunkId));
     }
 
+    /** Claims a new attempt of each of {@code chunkIds} in one statement; per chunk claimed, its attempt. */
+    Map<String, Integer> claimAll(List<String> chunkIds) {
+        return call("claim of " + chunkIds.size() + " chunks (" + chunkIds.get(0) + " ...)",
+            c -> SnapshotChunks.claimAll(c, chunkIds));
+    }
+
     /**
      * Marks {@code chunks} DONE in one statement; per chunk this completed, its window's progress (a chunk another
      * attempt completed first is absent).

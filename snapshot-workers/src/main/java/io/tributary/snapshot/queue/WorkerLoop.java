@@ -5,6 +5,7 @@ import io.tributary.postgres.RetryPolicy;
 import io.tributary.postgres.StopSignal;
 import io.tributary.postgres.StoppedException;
 import io.tributary.snapshot.ChunkListener;
+import io.tributary.snapshot.internals.FailureKind;
 import io.tributary.snapshot.internals.Failures;
 import io.tributary.snapshot.internals.ProgressLog;
 import io.tributary.snapshot.publish.ChunkPublication;
@@ -48,11 +49,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One work loop: a member of the snapshot workers' consumer group over {@code snapshot-tasks} that takes one task at
- * a time (highest priority first, see {@link PriorityGate}), claims a new attempt in storage, reads the chunk and
- * publishes it, and commits the task's offset once the chunk is acknowledged by Kafka and DONE in storage.
+ * One work loop: a member of the snapshot workers' consumer group over {@code snapshot-tasks} that takes the tasks of
+ * a poll (highest priority first, see {@link PriorityGate}), claims a new attempt of each in storage, reads the chunks
+ * and publishes them, and commits each task's offset once its chunk is acknowledged by Kafka and DONE in storage.
  *
- * <p>Pipelined: after reading a chunk the loop takes the next task while Kafka still acknowledges the previous one;
+ * <p>Batched: a poll returns at most {@link #tasksPerPoll} tasks (half the pipeline depth). The tasks of the highest
+ * priority among them are claimed in one storage statement and read in one source transaction while it is young
+ * ({@link ChunkReader#readAll}); a task of a lower priority is claimed and read on its own, after the gate checked it,
+ * so priority is still rechecked before each such chunk. If a shared read fails, the chunks it did not finish are run
+ * one by one as new attempts, each with its own retries and failure handling.
+ *
+ * <p>Pipelined: after reading chunks the loop polls the next tasks while Kafka still acknowledges the previous ones;
  * at most {@code pipelineDepth} read chunks wait for acknowledgement. The chunks acknowledged by then are marked
  * DONE together, in one storage statement, and their offsets (in poll order) are committed at most every
  * {@value #COMMIT_INTERVAL_MS} ms, when partitions are revoked and when the loop stops: a chunk is DONE in storage
@@ -133,7 +140,7 @@ final class WorkerLoop implements Runnable {
                 if (System.nanoTime() - lastCommit >= TimeUnit.MILLISECONDS.toNanos(COMMIT_INTERVAL_MS)) {
                     commitOffsets();
                 }
-                if (inFlight.size() >= pipelineDepth) {
+                if (inFlight.size() > pipelineDepth - tasksPerPoll(pipelineDepth)) {
                     finishHead();
                     continue;
                 }
@@ -146,9 +153,7 @@ final class WorkerLoop implements Runnable {
                     mainPoll = false;
                 }
                 lastPoll = System.nanoTime();
-                for (ConsumerRecord<byte[], byte[]> record : records) {
-                    handle(record);
-                }
+                handle(records);
             }
             if (!aborted) {
                 finishSettled(true);
@@ -168,24 +173,135 @@ final class WorkerLoop implements Runnable {
         }
     }
 
-    private void handle(ConsumerRecord<byte[], byte[]> record) {
-        ChunkTask queued;
+    /**
+     * Tasks one poll returns: half the pipeline depth (at least one), so a loop polls while as many chunks are still
+     * in flight and never holds more than {@code pipelineDepth}.
+     */
+    static int tasksPerPoll(int pipelineDepth) {
+        return Math.max(1, pipelineDepth / 2);
+    }
+
+    /** Runs the tasks of one poll, in poll order (see the class comment). */
+    private void handle(ConsumerRecords<byte[], byte[]> records) {
+        List<Queued> batch = new ArrayList<>();
+        Set<TopicPartition> refused = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            if (refused.contains(partition)) {
+                continue;
+            }
+            ChunkTask queued;
+            try {
+                queued = (ChunkTask) TopicCodec.SNAPSHOT_TASKS.decode(record);
+            } catch (MessageFormatException e) {
+                runBatch(batch);
+                batch.clear();
+                LOG.error("Undecodable task sent to {}: {}", deadLetterTopic, e.getMessage());
+                producer.send(DeadLetters.record(deadLetterTopic, record, STAGE, e));
+                producer.flush();
+                finishSettled(true);
+                commit(record);
+                continue;
+            }
+            if (gate.alwaysStarts(partition)) {
+                batch.add(new Queued(record, queued));
+                continue;
+            }
+            runBatch(batch);
+            batch.clear();
+            if (!gate.mayStart(consumer, partition)) {
+                consumer.seek(partition, record.offset());
+                refused.add(partition);
+                continue;
+            }
+            inFlight.addLast(run(record, queued));
+        }
+        runBatch(batch);
+    }
+
+    /**
+     * Claims the chunks of {@code batch} in one statement and reads them in shared transactions, adding each to the
+     * pipeline in poll order; a chunk named twice is read once (its second task is skipped). What a failed shared
+     * read did not finish is run task by task ({@link #run}).
+     */
+    private void runBatch(List<Queued> batch) {
+        if (batch.size() <= 1) {
+            batch.forEach(queued -> inFlight.addLast(run(queued.record(), queued.task())));
+            return;
+        }
+        List<String> ids = batch.stream().map(queued -> queued.task().chunkId()).toList();
+        Map<String, Integer> attempts = store.claimAll(ids);
+        Deque<Queued> order = new ArrayDeque<>(batch);
+        Set<String> reading = new HashSet<>();
+        List<ChunkTask> tasks = new ArrayList<>();
+        for (Queued queued : batch) {
+            Integer attempt = attempts.get(queued.task().chunkId());
+            if (attempt != null && reading.add(queued.task().chunkId())) {
+                tasks.add(attempt(queued.task(), attempt));
+            }
+        }
         try {
-            queued = (ChunkTask) TopicCodec.SNAPSHOT_TASKS.decode(record);
-        } catch (MessageFormatException e) {
-            LOG.error("Undecodable task sent to {}: {}", deadLetterTopic, e.getMessage());
-            producer.send(DeadLetters.record(deadLetterTopic, record, STAGE, e));
-            producer.flush();
-            finishSettled(true);
-            commit(record);
-            return;
+            reader.readAll(tasks, this::started, publication -> {
+                skipUntil(order, publication.task().chunkId());
+                inFlight.addLast(InFlight.publishing(order.removeFirst().record(), publication));
+            });
+            skipUntil(order, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoppedException("Interrupted while reading chunks " + ids);
+        } catch (Exception e) {
+            if (aborted) {
+                throw new StoppedException("Aborted while reading chunks " + ids);
+            }
+            session.rollbackQuietly();
+            if (Failures.classifyRead(e) == FailureKind.RETRIABLE) {
+                session.discard();
+            }
+            LOG.warn("Shared read of chunks {} failed ({}); the chunks it did not finish are read again one by one as"
+                + " new attempts", ids, Failures.describe(e));
+            Set<String> rerun = new HashSet<>();
+            while (!order.isEmpty()) {
+                Queued queued = order.removeFirst();
+                if (reading.contains(queued.task().chunkId()) && rerun.add(queued.task().chunkId())) {
+                    inFlight.addLast(run(queued.record(), queued.task()));
+                } else {
+                    skip(queued);
+                }
+            }
         }
-        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        if (!gate.mayStart(consumer, partition)) {
-            consumer.seek(partition, record.offset());
-            return;
+    }
+
+    /**
+     * Adds the tasks at the head of {@code order} before the task of {@code chunkId} (every one, if null) to the
+     * pipeline as skipped: their chunks are DONE, their windows closed, or read by an earlier task of the batch.
+     */
+    private void skipUntil(Deque<Queued> order, String chunkId) {
+        while (!order.isEmpty() && !order.peekFirst().task().chunkId().equals(chunkId)) {
+            skip(order.removeFirst());
         }
-        inFlight.addLast(run(record, queued));
+    }
+
+    private void skip(Queued queued) {
+        LOG.debug("Skipping chunk {}: done already, its window is closed, or read by another task of its batch",
+            queued.task().chunkId());
+        listener.chunkSkipped(queued.task());
+        inFlight.addLast(InFlight.commitOnly(queued.record(), queued.task()));
+    }
+
+    /** {@code queued} as attempt {@code attempt}. */
+    private static ChunkTask attempt(ChunkTask queued, int attempt) {
+        return new ChunkTask(queued.chunkId(), queued.table(), queued.range(), attempt, queued.priority(),
+            queued.windowId());
+    }
+
+    /** Reports that {@code task}'s read starts; returns its progress listener. */
+    private ChunkReader.Progress started(ChunkTask task) {
+        listener.chunkStarted(task);
+        progress.chunkStarted(task.table().schema(), task.table().name(), task.windowId());
+        return rows -> {
+            listener.rowsRead(task, rows);
+            keepAlive();
+        };
     }
 
     /** Claims and reads the chunk of {@code queued}, retrying transient failures as new attempts. */
@@ -198,15 +314,9 @@ final class WorkerLoop implements Runnable {
                 listener.chunkSkipped(queued);
                 return InFlight.commitOnly(record, queued);
             }
-            ChunkTask task = new ChunkTask(queued.chunkId(), queued.table(), queued.range(), attempt.getAsInt(),
-                queued.priority(), queued.windowId());
-            listener.chunkStarted(task);
-            progress.chunkStarted(task.table().schema(), task.table().name(), task.windowId());
+            ChunkTask task = attempt(queued, attempt.getAsInt());
             try {
-                ChunkPublication publication = reader.read(task, rows -> {
-                    listener.rowsRead(task, rows);
-                    keepAlive();
-                });
+                ChunkPublication publication = reader.read(task, started(task));
                 return InFlight.publishing(record, publication);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -471,5 +581,9 @@ final class WorkerLoop implements Runnable {
             inFlight.removeIf(entry -> partitions.contains(entry.partition()));
             uncommitted.keySet().removeAll(partitions);
         }
+    }
+
+    /** A polled task, before its claim. */
+    private record Queued(ConsumerRecord<byte[], byte[]> record, ChunkTask task) {
     }
 }

@@ -113,7 +113,7 @@ public final class WorkerPool implements AutoCloseable {
         settings.putAll(config.kafka());
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumerGroup());
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+        settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, WorkerLoop.tasksPerPoll(config.read().pipelineDepth()));
         settings.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         settings.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return settings;

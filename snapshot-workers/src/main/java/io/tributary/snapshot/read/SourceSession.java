@@ -4,11 +4,13 @@ import io.tributary.postgres.LazyConnection;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.snapshot.ReadSettings;
 import io.tributary.source.catalog.SourceCatalog;
-import io.tributary.source.catalog.TableSchema;
+import io.tributary.source.catalog.TableDescription;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -53,23 +55,24 @@ public final class SourceSession implements AutoCloseable {
     }
 
     /**
-     * Describes {@code table} ({@link SourceCatalog#describe}) in the current transaction, its catalog queries
-     * planned generically: they run once per chunk with the same text on this connection, so once pgjdbc prepares
-     * them on the server they are planned once per connection, not once per chunk (with one small chunk per table,
-     * planning the four catalog queries cost the source more than the rest of the chunk's read). The session's plan
-     * mode is back to the default before this returns, so the chunk's own range query is planned as always; if it
-     * throws, the caller's rollback of the transaction undoes the setting.
+     * Describes {@code tables} ({@link SourceCatalog#describeAll}: four catalog queries whatever their number) in
+     * the current transaction, the catalog queries planned generically: they run with the same text on this
+     * connection for every read, so once pgjdbc prepares them on the server they are planned once per connection,
+     * not once per read (with one small chunk per table, planning the catalog queries cost the source more than the
+     * rest of the chunk's read). The session's plan mode is back to the default before this returns, so the
+     * chunks' own range queries are planned as always; if it throws, the caller's rollback of the transaction undoes
+     * the setting.
      *
-     * @throws SQLException                                    if the source failed
-     * @throws io.tributary.source.catalog.SourceSchemaException if the table cannot be replicated as it is
+     * @return per table, its schema or why it cannot be replicated as it is, in the order of {@code tables}
+     * @throws SQLException if the source failed
      */
-    public TableSchema describe(TableId table) throws SQLException {
+    public Map<TableId, TableDescription> describeAll(Collection<TableId> tables) throws SQLException {
         Connection c = connection.get();
         try (Statement s = c.createStatement()) {
             s.execute("SET plan_cache_mode = force_generic_plan");
-            TableSchema schema = new SourceCatalog(c).describe(table);
+            Map<TableId, TableDescription> described = new SourceCatalog(c).describeAll(tables);
             s.execute("RESET plan_cache_mode");
-            return schema;
+            return described;
         }
     }
 

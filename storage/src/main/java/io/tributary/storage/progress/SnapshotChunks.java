@@ -5,12 +5,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 
 /**
  * Chunks in storage, as snapshot workers claim and complete them.
@@ -27,6 +29,11 @@ public final class SnapshotChunks {
         + " WHERE c.chunk_id = ? AND c.state <> 'DONE' AND t.table_schema = c.table_schema"
         + " AND t.table_name = c.table_name AND t.window_id = c.window_id"
         + " AND t.state IN ('PLANNING', 'SNAPSHOTTING') RETURNING c.attempt";
+    private static final String CLAIM_ALL = "UPDATE tributary.snapshot_chunks c SET attempt = c.attempt + 1,"
+        + " state = 'ASSIGNED', updated_at = now() FROM unnest(?::text[]) AS u(chunk_id), tributary.source_tables t"
+        + " WHERE c.chunk_id = u.chunk_id AND c.state <> 'DONE' AND t.table_schema = c.table_schema"
+        + " AND t.table_name = c.table_name AND t.window_id = c.window_id"
+        + " AND t.state IN ('PLANNING', 'SNAPSHOTTING') RETURNING c.chunk_id, c.attempt";
     private static final String COMPLETE = "WITH done AS (UPDATE tributary.snapshot_chunks SET state = 'DONE',"
         + " row_count = ?, high_watermark = ?::pg_lsn, updated_at = now() WHERE chunk_id = ? AND state = 'ASSIGNED'"
         + " RETURNING table_schema, table_name, window_id, row_count, high_watermark)"
@@ -75,6 +82,37 @@ public final class SnapshotChunks {
                 return rs.next() ? OptionalInt.of(rs.getInt(1)) : OptionalInt.empty();
             }
         }
+    }
+
+    /**
+     * Claims several chunks for a new attempt each, as {@link #claim} does each, in one statement (atomic).
+     *
+     * @param chunkIds the chunks; a chunk named twice is claimed once
+     * @return per chunk claimed (by id), its new attempt ({@code >= 1}); a chunk that is DONE, unknown, or whose
+     *         window is not open is absent and unchanged (its task must be skipped)
+     */
+    public static Map<String, Integer> claimAll(Connection connection, Collection<String> chunkIds)
+            throws SQLException {
+        Map<String, Integer> claimed = new HashMap<>();
+        List<String> sorted = new TreeSet<>(chunkIds).stream().toList();
+        if (sorted.size() == 1) {
+            // the statement over arrays is planned afresh at every execution; one chunk takes the simple one
+            claim(connection, sorted.get(0)).ifPresent(attempt -> claimed.put(sorted.get(0), attempt));
+            return claimed;
+        }
+        if (sorted.isEmpty()) {
+            return claimed;
+        }
+        // sorted, so concurrent calls lock the chunks they share in the same order
+        try (PreparedStatement update = connection.prepareStatement(CLAIM_ALL)) {
+            update.setArray(1, connection.createArrayOf("text", sorted.toArray()));
+            try (ResultSet rs = update.executeQuery()) {
+                while (rs.next()) {
+                    claimed.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+        }
+        return claimed;
     }
 
     /**

@@ -92,6 +92,31 @@ class SnapshotProgressIT {
     }
 
     @Test
+    void chunksClaimedTogetherGetANewAttemptEachAsClaimedOneByOne(TestServices services) throws Exception {
+        WindowKey failed = WindowKey.of("tenant_b", "orders", "v1");
+        try (Connection c = storage(services)) {
+            SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT,
+                failed, SnapshotPriority.ACTIVE_SNAPSHOT));
+            SnapshotProgress.storeChunks(c, List.of(plan(W1, 3), plan(failed, 1)));
+            SnapshotProgress.markSnapshotting(c, List.of(W1, failed));
+            SnapshotProgress.fail(c, failed, "no key");
+            SnapshotChunks.claim(c, "w1#0");
+            SnapshotChunks.claim(c, "w1#2");
+            SnapshotChunks.complete(c, "w1#2", 1, "0/5");
+
+            Map<String, Integer> claimed = SnapshotChunks.claimAll(c,
+                List.of("w1#1", "w1#0", "w1#2", "v1#0", "unknown", "w1#1"));
+
+            assertThat(claimed).isEqualTo(Map.of("w1#0", 2, "w1#1", 1));
+            assertThat(SnapshotChunks.claimAll(c, List.of("w1#1"))).isEqualTo(Map.of("w1#1", 2));
+            assertThat(SnapshotChunks.claimAll(c, List.of("w1#2"))).isEmpty();
+            assertThat(SnapshotChunks.claimAll(c, List.of())).isEmpty();
+            assertThat(SnapshotChunks.find(c, "w1#2").orElseThrow().attempt()).isEqualTo(1);
+            assertThat(SnapshotChunks.find(c, "v1#0").orElseThrow().attempt()).isZero();
+        }
+    }
+
+    @Test
     void theLastChunkCompletesTheWindow(TestServices services) throws Exception {
         try (Connection c = storage(services)) {
             SnapshotProgress.open(c, Map.of(W1, SnapshotPriority.ACTIVE_SNAPSHOT));
