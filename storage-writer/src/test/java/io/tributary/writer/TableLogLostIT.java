@@ -84,6 +84,33 @@ class TableLogLostIT {
         }
     }
 
+    /**
+     * A new cluster behind the same address holds no topic until one is provisioned again: the log the group read
+     * is gone as surely as when the topic is created again under a new id.
+     */
+    @Test
+    void aRowsTopicDeletedWhileTheWriterRunsStopsItWithinSecondsThoughNoNewOneExists(TestServices services)
+        throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            h.log.upsert("todos", "a", "{\"id\":\"a\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+            String before = topicId(h);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+            }
+
+            await("the writer's failure after " + h.names.rows() + " was deleted").atMost(DETECTION)
+                .until(() -> writer.failure().isPresent());
+            assertThat(writer.failure().get()).isInstanceOf(TableLogLostException.class)
+                .hasMessageContaining(h.names.rows()).hasMessageContaining(before)
+                .hasMessageContaining("tributary recover");
+            assertThat(((TableLogLostException) writer.failure().get()).loss())
+                .isEqualTo(TableLogLostException.Loss.LOG);
+        }
+    }
+
     @Test
     void aRowsTopicRecreatedWhileTheWriterRunsIsNeverReadFromItsStart(TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES);
