@@ -112,6 +112,22 @@ class TableLogLostIT {
     }
 
     @Test
+    void aWriterStartAfterRowsWasDeletedFailsNamingTheLostLogThoughNoNewOneExists(TestServices services)
+        throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES)) {
+            writeAndApply(h);
+            String before = topicId(h);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+            }
+
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+            assertThat(lost.getMessage()).contains(h.names.rows(), before, "tributary recover");
+        }
+    }
+
+    @Test
     void aRowsTopicRecreatedWhileTheWriterRunsIsNeverReadFromItsStart(TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES);
              StorageWriter writer = h.start(100, 1)) {
