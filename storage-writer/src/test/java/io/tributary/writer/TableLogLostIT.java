@@ -1,6 +1,7 @@
 package io.tributary.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.testing.RealServices;
@@ -124,6 +125,21 @@ class TableLogLostIT {
             TableLogLostException lost = failureOfAStart(h);
             assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
             assertThat(lost.getMessage()).contains(h.names.rows(), before, "tributary recover");
+        }
+    }
+
+    /** A group no writer started yet recorded no log: a missing topic is a deployment not provisioned yet. */
+    @Test
+    void aFirstWriterStartWithoutRowsWaitsForTheTopicsToBeProvisioned(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES)) {
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+            }
+
+            Throwable failure = catchThrowable(() -> h.start(100, 1).close());
+            assertThat(failure).isInstanceOf(IllegalStateException.class)
+                .isNotInstanceOf(TableLogLostException.class)
+                .hasMessageContaining(h.names.rows()).hasMessageContaining("provision the topics first");
         }
     }
 
