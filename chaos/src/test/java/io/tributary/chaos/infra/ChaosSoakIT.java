@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class ChaosSoakIT {
 
     private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
-        CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections", "slow-storage", "redeploy");
+        CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections", "slow-storage", "redeploy",
+        "kafka-wiped");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -64,6 +65,12 @@ class ChaosSoakIT {
                 try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
                     return execute(Runs.environment(services, directory, broker.bootstrapServers(), source,
                         storage), seed, RestartScenario.kafka(broker));
+                }
+            }
+            case "kafka-wiped" -> {
+                try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
+                    return execute(Runs.environment(services, directory, broker.bootstrapServers(), source,
+                        storage), seed, new KafkaWipedScenario(broker));
                 }
             }
             case "storage-restart" -> {

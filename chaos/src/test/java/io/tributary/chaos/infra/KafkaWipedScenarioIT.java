@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code kafka-wiped} scenario in the CI profile ({@link InfraProfiles#quick}) on a broker of its own
- * ({@link RestartableKafka}), in a class of its own so that {@code chaos.excludes.open} can hold it back while it
- * fails on open bugs (docs/chaos.md): the storage writers do not detect a new cluster that holds no {@code rows}
- * topic yet, and {@code tributary recover} fails on the new cluster while the pipeline's processes run.
+ * ({@link RestartableKafka}), in a class of its own so that it can be run alone: one run takes longer than the CI
+ * budget of a scenario, so {@code chaos.excludes} keeps it out of {@code mvn verify} ({@code
+ * -Dit.test=KafkaWipedScenarioIT} runs it) and the soak ({@link ChaosSoakIT}) runs it as one of its rounds.
  */
 @RealServices
 class KafkaWipedScenarioIT {
