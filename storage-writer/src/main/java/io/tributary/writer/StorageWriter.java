@@ -101,8 +101,9 @@ public final class StorageWriter implements Stage {
      *
      * @throws io.tributary.syncrules.SyncRulesException if the rules do not parse
      * @throws IllegalStateException                     if the group does not exist or is not live, or
-     *                                                   {@code rows} does not exist
-     * @throws TableLogLostException                     if the group's stored offsets do not refer to the
+     *                                                   {@code rows} does not exist and the group recorded no log
+     * @throws TableLogLostException                     if the group recorded a log and {@code rows} does not
+     *                                                   exist, or the group's stored offsets do not refer to the
      *                                                   {@code rows} log Kafka holds now, or lie outside it, or
      *                                                   unread records are older than its tombstone retention
      * @throws SQLException                              if storage cannot be reached
@@ -130,7 +131,7 @@ public final class StorageWriter implements Stage {
                 consumers.add(new KafkaConsumer<>(consumerProperties(config, consumerGroup, i),
                     new ByteArrayDeserializer(), new ByteArrayDeserializer()));
             }
-            int partitions = partitions(consumers.get(0), config.topics().rows());
+            int partitions = rowsPartitions(config, group.id(), consumers.get(0));
             verifyTableLog(config, group.id(), consumers.get(0), partitions);
             captureReplayTargets(config, group.id(), consumers.get(0), partitions);
             beginLoad(config, group.id());
@@ -298,7 +299,7 @@ public final class StorageWriter implements Stage {
      */
     public static void verifyTableLog(WriterConfig config) throws SQLException {
         try (KafkaConsumer<byte[], byte[]> consumer = checkConsumer(config)) {
-            verifyTableLog(config, config.groupId(), consumer, partitions(consumer, config.topics().rows()));
+            verifyTableLog(config, config.groupId(), consumer, rowsPartitions(config, config.groupId(), consumer));
         }
     }
 
@@ -356,7 +357,17 @@ public final class StorageWriter implements Stage {
         }
     }
 
-    private static int partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+    /**
+     * The partitions of {@code rows}. When the topic does not exist, a group that recorded a log has lost it
+     * ({@link TableLogCheck#verifyMissing}); a group that recorded none waits for the topics to be provisioned.
+     *
+     * @throws TableLogLostException if the group recorded a log and Kafka has no {@code rows} topic now
+     * @throws IllegalStateException if the topic does not exist and the group recorded no log, or Kafka does not
+     *                               answer
+     */
+    private static int rowsPartitions(WriterConfig config, long groupId, KafkaConsumer<byte[], byte[]> consumer)
+        throws SQLException {
+        String topic = config.topics().rows();
         List<PartitionInfo> partitions;
         try {
             partitions = consumer.partitionsFor(topic);
@@ -364,9 +375,29 @@ public final class StorageWriter implements Stage {
             throw new IllegalStateException("Cannot read the partitions of " + topic, e);
         }
         if (partitions == null || partitions.isEmpty()) {
+            verifyMissing(config, groupId, topic);
             throw new IllegalStateException("Topic " + topic + " does not exist: provision the topics first");
         }
         return partitions.size();
+    }
+
+    private static void verifyMissing(WriterConfig config, long groupId, String topic) throws SQLException {
+        String clusterId;
+        try (Admin admin = Admin.create(config.kafka())) {
+            clusterId = TableLog.clusterId(admin);
+            if (TableLog.find(admin, clusterId, topic).isPresent()) {
+                return;  // created since the consumer looked: the next start checks it
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while describing " + topic, e);
+        } catch (KafkaException e) {
+            throw new IllegalStateException("Cannot describe " + topic + " and its cluster", e);
+        }
+        try (Connection connection = config.storage().connect()) {
+            connection.setAutoCommit(false);
+            TableLogCheck.verifyMissing(connection, groupId, clusterId, topic);
+        }
     }
 
     private static Map<String, Object> consumerProperties(WriterConfig config, String consumerGroup, int index) {

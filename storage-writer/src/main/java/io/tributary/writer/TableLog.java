@@ -2,10 +2,12 @@ package io.tributary.writer;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Which Kafka log a topic name stands for: the cluster id and the topic's id (a topic deleted and created again
@@ -29,12 +31,39 @@ public record TableLog(String clusterId, String topic, String topicId) {
      * @throws KafkaException if the cluster does not answer or the topic does not exist
      */
     public static TableLog describe(Admin admin, String topic) throws InterruptedException {
+        String clusterId = clusterId(admin);
+        return find(admin, clusterId, topic).orElseThrow(() -> new KafkaException("Topic " + topic
+            + " does not exist on cluster " + clusterId));
+    }
+
+    /**
+     * The id of {@code admin}'s cluster.
+     *
+     * @throws KafkaException if the cluster does not answer
+     */
+    public static String clusterId(Admin admin) throws InterruptedException {
         try {
-            String clusterId = admin.describeCluster().clusterId().get();
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-            return new TableLog(clusterId, topic, description.topicId().toString());
+            return admin.describeCluster().clusterId().get();
         } catch (ExecutionException e) {
-            throw new KafkaException("Cannot describe the cluster and topic " + topic, e.getCause());
+            throw new KafkaException("Cannot describe the cluster", e.getCause());
+        }
+    }
+
+    /**
+     * The log {@code topic} stands for on {@code admin}'s cluster ({@code clusterId}), or empty if that cluster has
+     * no topic of that name.
+     *
+     * @throws KafkaException if the cluster does not answer
+     */
+    public static Optional<TableLog> find(Admin admin, String clusterId, String topic) throws InterruptedException {
+        try {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return Optional.of(new TableLog(clusterId, topic, description.topicId().toString()));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            throw new KafkaException("Cannot describe the topic " + topic, e.getCause());
         }
     }
 

@@ -1,5 +1,7 @@
 package io.tributary.writer;
 
+import java.util.Optional;
+
 /**
  * The Kafka log a group's storage refers to is gone: {@code rows} is on another cluster or is another incarnation of
  * the topic than the one the group's offsets were read from, or a stored offset lies outside the log, or the group
@@ -21,17 +23,26 @@ public final class TableLogLostException extends IllegalStateException {
 
     private final long groupId;
     private final Loss loss;
-    private final TableLog current;
+    private final Optional<TableLog> current;
 
+    /** A loss found while Kafka holds {@code current} under the topic's name. */
     public TableLogLostException(long groupId, Loss loss, TableLog current, String message) {
+        this(groupId, loss, Optional.of(current), message);
+    }
+
+    /** A loss found while Kafka holds {@code current} under the topic's name, or no topic of that name if empty. */
+    public TableLogLostException(long groupId, Loss loss, Optional<TableLog> current, String message) {
         super(message);
         this.groupId = groupId;
         this.loss = loss;
         this.current = current;
     }
 
-    /** The log Kafka holds now under the topic's name. */
-    public TableLog current() {
+    /**
+     * The log Kafka holds now under the topic's name; empty if the cluster has no such topic (a new cluster or a
+     * deleted topic, not provisioned again yet).
+     */
+    public Optional<TableLog> current() {
         return current;
     }
 

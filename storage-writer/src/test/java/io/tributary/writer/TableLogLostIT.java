@@ -1,6 +1,7 @@
 package io.tributary.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.testing.RealServices;
@@ -81,6 +82,64 @@ class TableLogLostIT {
             TableLogLostException lost = failureOfAStart(h);
             assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
             assertThat(lost.getMessage()).contains(h.names.rows(), before, after, "tributary recover");
+        }
+    }
+
+    /**
+     * A new cluster behind the same address holds no topic until one is provisioned again: the log the group read
+     * is gone as surely as when the topic is created again under a new id.
+     */
+    @Test
+    void aRowsTopicDeletedWhileTheWriterRunsStopsItWithinSecondsThoughNoNewOneExists(TestServices services)
+        throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES);
+             StorageWriter writer = h.start(100, 1)) {
+            h.log.upsert("todos", "a", "{\"id\":\"a\",\"title\":\"a\",\"owner\":\"u1\",\"done\":false}");
+            h.log.barrier();
+            h.awaitCaughtUp(Duration.ofSeconds(30), List.of(writer));
+            String before = topicId(h);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+            }
+
+            await("the writer's failure after " + h.names.rows() + " was deleted").atMost(DETECTION)
+                .until(() -> writer.failure().isPresent());
+            assertThat(writer.failure().get()).isInstanceOf(TableLogLostException.class)
+                .hasMessageContaining(h.names.rows()).hasMessageContaining(before)
+                .hasMessageContaining("tributary recover");
+            assertThat(((TableLogLostException) writer.failure().get()).loss())
+                .isEqualTo(TableLogLostException.Loss.LOG);
+        }
+    }
+
+    @Test
+    void aWriterStartAfterRowsWasDeletedFailsNamingTheLostLogThoughNoNewOneExists(TestServices services)
+        throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES)) {
+            writeAndApply(h);
+            String before = topicId(h);
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+            }
+
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+            assertThat(lost.getMessage()).contains(h.names.rows(), before, "tributary recover");
+        }
+    }
+
+    /** A group no writer started yet recorded no log: a missing topic is a deployment not provisioned yet. */
+    @Test
+    void aFirstWriterStartWithoutRowsWaitsForTheTopicsToBeProvisioned(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 2, StorageWriterIT.RULES)) {
+            try (Admin admin = Admin.create(services.kafkaProperties())) {
+                admin.deleteTopics(List.of(h.names.rows())).all().get();
+            }
+
+            Throwable failure = catchThrowable(() -> h.start(100, 1).close());
+            assertThat(failure).isInstanceOf(IllegalStateException.class)
+                .isNotInstanceOf(TableLogLostException.class)
+                .hasMessageContaining(h.names.rows()).hasMessageContaining("provision the topics first");
         }
     }
 

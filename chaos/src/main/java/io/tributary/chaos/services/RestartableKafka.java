@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -31,11 +33,14 @@ import org.apache.kafka.common.Uuid;
  * {@link #bootstrapServers()}: the advertised listener never changes.
  *
  * <p>Lifecycle: {@link #create(Path)} formats the storage and starts the broker; then {@link #stop()},
- * {@link #kill()} and {@link #start()} in any order ({@code start} of a running broker is an error).
+ * {@link #kill()}, {@link #start()} and {@link #replaceWithNewCluster()} in any order ({@code start} of a running
+ * broker is an error).
  * {@link #close()} kills it and keeps the directory (the caller owns it). Thread-safe (methods are synchronized).
  */
 public final class RestartableKafka implements RestartableService {
 
+    /** Under the directory: the broker's data (its {@code log.dirs}, the metadata log included). */
+    private static final String LOG_DIRECTORY = "logs";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     /** Small heap and C1 only: a restart is mostly JVM start-up on a busy small machine. */
@@ -95,10 +100,34 @@ public final class RestartableKafka implements RestartableService {
         int controllerPort = FreePorts.pick();
         RestartableKafka kafka = new RestartableKafka(directory.toAbsolutePath(), brokerPort);
         kafka.writeConfig(controllerPort);
-        ServerProcess.run("kafka-format", kafka.javaCommand("kafka.tools.StorageTool", "format", "-t",
-            Uuid.randomUuid().toString(), "-c", kafka.config.toString()), kafka.log, Duration.ofSeconds(60));
+        kafka.format();
         kafka.start();
         return kafka;
+    }
+
+    /**
+     * A new cluster at the same address, as after a broker's disk was replaced: {@code kill -9} of the broker, its
+     * data (every topic, the metadata log, consumer group offsets, transaction state) deleted, the storage formatted
+     * under a new cluster id, and the broker started again on the same ports. Clients keep their
+     * {@link #bootstrapServers()} and find no topic.
+     *
+     * @return the new cluster id
+     * @throws ServiceException if it does not start and answer within 90 s
+     */
+    public synchronized String replaceWithNewCluster() {
+        kill();
+        Path data = directory.resolve(LOG_DIRECTORY);
+        try (Stream<Path> files = Files.walk(data)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the data of Kafka at " + bootstrapServers() + " in " + data,
+                e);
+        }
+        String clusterId = format();
+        start();
+        return clusterId;
     }
 
     /** {@code bootstrap.servers} for clients: {@code 127.0.0.1:<port>}, the same across restarts. */
@@ -153,6 +182,14 @@ public final class RestartableKafka implements RestartableService {
         return "RestartableKafka[" + bootstrapServers() + ", " + directory + "]";
     }
 
+    /** Formats the storage under a new cluster id; returns it. */
+    private String format() {
+        String clusterId = Uuid.randomUuid().toString();
+        ServerProcess.run("kafka-format", javaCommand("kafka.tools.StorageTool", "format", "-t", clusterId, "-c",
+            config.toString()), log, Duration.ofSeconds(60));
+        return clusterId;
+    }
+
     private boolean answers() {
         if (!listens()) {
             return false;
@@ -191,7 +228,7 @@ public final class RestartableKafka implements RestartableService {
         settings.put("controller.listener.names", "CONTROLLER");
         settings.put("inter.broker.listener.name", "PLAINTEXT");
         settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        settings.put("log.dirs", directory.resolve("logs").toString());
+        settings.put("log.dirs", directory.resolve(LOG_DIRECTORY).toString());
         settings.put("num.partitions", "1");
         settings.putAll(ONE_NODE_SETTINGS);
         settings.putAll(FAST_RESTART_SETTINGS);

@@ -27,7 +27,7 @@ class ChaosSoakIT {
 
     private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
         "row-id-conflict", CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections",
-        "slow-storage", "redeploy");
+        "slow-storage", "redeploy", "kafka-wiped");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -65,6 +65,12 @@ class ChaosSoakIT {
                 try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
                     return execute(Runs.environment(services, directory, broker.bootstrapServers(), source,
                         storage), seed, RestartScenario.kafka(broker));
+                }
+            }
+            case "kafka-wiped" -> {
+                try (RestartableKafka broker = RestartableKafka.create(directory.resolve("kafka"))) {
+                    return execute(Runs.environment(services, directory, broker.bootstrapServers(), source,
+                        storage), seed, new KafkaWipedScenario(broker));
                 }
             }
             case "storage-restart" -> {

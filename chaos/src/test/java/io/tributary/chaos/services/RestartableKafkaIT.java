@@ -69,6 +69,31 @@ class RestartableKafkaIT {
         assertThat(values).hasSize(100).doesNotHaveDuplicates();
     }
 
+    @Test
+    void aBrokerReplacedWithANewClusterAnswersOnTheSameAddressWithANewClusterIdAndNoTopics() throws Exception {
+        String topic = "replaced";
+        createTopic(topic);
+        String before = clusterId();
+        String bootstrap = kafka.bootstrapServers();
+        String after = kafka.replaceWithNewCluster();
+        assertThat(kafka.bootstrapServers()).isEqualTo(bootstrap);
+        assertThat(clusterId()).isEqualTo(after).isNotEqualTo(before);
+        try (Admin admin = Admin.create(properties())) {
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).doesNotContain(topic);
+        }
+        createTopic(topic);
+        try (KafkaProducer<String, String> producer = producer()) {
+            send(producer, topic, 0, 10);
+        }
+        assertThat(readAll(topic, 10)).hasSize(10);
+    }
+
+    private static String clusterId() throws Exception {
+        try (Admin admin = Admin.create(properties())) {
+            return admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        }
+    }
+
     private static void createTopic(String topic) throws Exception {
         try (Admin admin = Admin.create(properties())) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);

@@ -35,7 +35,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -80,7 +79,6 @@ public final class SnapshotPlanner implements Stage {
     private final SqlConnector source;
     private final SqlConnector storage;
     private final RulesMatcher rules;
-    private final Producer<byte[], byte[]> producer;
     private final PlanPublisher publisher;
     private final WindowPlanning planning;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -98,8 +96,9 @@ public final class SnapshotPlanner implements Stage {
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        this.producer = new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
-        this.publisher = new PlanPublisher(producer, config.topics(), config.layout());
+        this.publisher = new PlanPublisher(
+            () -> new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer()),
+            config.topics(), config.layout());
         this.planning = new WindowPlanning(new ChunkSplitter(config.chunkRows(), config.maxSampleRows()), publisher);
     }
 
@@ -427,6 +426,6 @@ public final class SnapshotPlanner implements Stage {
                 Thread.currentThread().interrupt();
             }
         }
-        producer.close(Duration.ofSeconds(10));
+        publisher.close(Duration.ofSeconds(10));
     }
 }

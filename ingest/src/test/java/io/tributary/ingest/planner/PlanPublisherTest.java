@@ -1,6 +1,7 @@
 package io.tributary.ingest.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
@@ -9,20 +10,25 @@ import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TaskPriority;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 class PlanPublisherTest {
 
+    private static final String OLD_EPOCH = "Producer attempted to produce with an old epoch.";
     private static final TopicLayout LAYOUT = TopicLayout.of(8, 8, (short) 1);
     private final MockProducer<byte[], byte[]> producer =
         new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final PlanPublisher publisher = new PlanPublisher(producer, TopicNames.defaults(), LAYOUT);
+    private final PlanPublisher publisher = new PlanPublisher(() -> producer, TopicNames.defaults(), LAYOUT);
 
     @Test
     void everyPartitionOfThePriorityGetsTheSameShareOfAWindowsTasks() {
@@ -47,6 +53,65 @@ class PlanPublisherTest {
         Map<Integer, Integer> counts = tasksPerPartition();
         assertThat(counts.keySet()).allSatisfy(p -> assertThat(p).isBetween(8, 15));
         assertThat(counts.values()).containsOnly(1, 2);
+    }
+
+    /** A new cluster hands out the producer ids the producers of running processes hold, at a higher epoch. */
+    @Test
+    void aPublicationKafkaRefusesForTheProducersEpochIsSentAgainThroughANewProducer() {
+        MockProducer<byte[], byte[]> refused = refusing();
+        MockProducer<byte[], byte[]> fresh = manual();
+        PlanPublisher twice = publisher(refused, fresh);
+        twice.tasks(tasks("20260101T000000Z-a", 4, TaskPriority.ACTIVE_SNAPSHOT));
+
+        twice.flush();
+
+        assertThat(refused.closed()).isTrue();
+        assertThat(fresh.history()).hasSize(4).extracting(ProducerRecord::partition).containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
+    void producersRefusedInTurnFailThePublicationNamingTheCauseAndTheFix() {
+        PlanPublisher refused = publisher(refusing(), refusing(), refusing(), refusing());
+        refused.tasks(tasks("20260101T000000Z-a", 2, TaskPriority.ACTIVE_SNAPSHOT));
+
+        assertThatThrownBy(refused::flush).isInstanceOf(PlanningException.class)
+            .hasMessageContaining("refused " + (PlanPublisher.REPLACEMENTS + 1) + " producers")
+            .hasMessageContaining("old epoch")
+            .hasMessageContaining("restart the processes");
+    }
+
+    @Test
+    void aPublicationThatTimesOutIsNotSentAgain() {
+        MockProducer<byte[], byte[]> timingOut = manual();
+        PlanPublisher once = publisher(timingOut);
+        once.tasks(tasks("20260101T000000Z-a", 2, TaskPriority.ACTIVE_SNAPSHOT));
+        timingOut.errorNext(new TimeoutException("Expiring 1 record(s)"));
+
+        assertThatThrownBy(once::flush).isInstanceOf(PlanningException.class).hasMessageContaining("Expiring");
+        assertThat(timingOut.closed()).isFalse();
+    }
+
+    /** A producer whose every send Kafka refuses at {@code flush} for its epoch. */
+    private static MockProducer<byte[], byte[]> refusing() {
+        return new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+            @Override
+            public synchronized void flush() {
+                while (errorNext(new InvalidProducerEpochException(OLD_EPOCH))) {
+                    continue;
+                }
+            }
+        };
+    }
+
+    /** A producer whose sends complete at its {@code flush} or {@code errorNext}. */
+    private static MockProducer<byte[], byte[]> manual() {
+        return new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @SafeVarargs
+    private static PlanPublisher publisher(MockProducer<byte[], byte[]>... producers) {
+        Iterator<Producer<byte[], byte[]>> next = List.<Producer<byte[], byte[]>>of(producers).iterator();
+        return new PlanPublisher(next::next, TopicNames.defaults(), LAYOUT);
     }
 
     private Map<Integer, Integer> tasksPerPartition() {

@@ -48,7 +48,10 @@ public final class TableLogRecovery {
         int snapshotEveryTable(Connection storage) throws Exception;
     }
 
-    /** Recovery needs a rebuild by snapshot, and this process cannot plan snapshots. */
+    /**
+     * Recovery needs a rebuild by snapshot, and this process cannot make it: it does not plan snapshots, or the
+     * topics are gone from the cluster (only {@code tributary recover} or a start provisions them).
+     */
     public static final class UnsafeRecoveryException extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
@@ -68,8 +71,8 @@ public final class TableLogRecovery {
      * Recovers from {@code lost} (the failures of the groups' writer starts).
      *
      * @param rebuild how this process snapshots every table again; empty if it does not run the snapshot planner
-     * @throws UnsafeRecoveryException if the log must be rebuilt and {@code rebuild} is empty; the message is the
-     *     loss and the command that recovers
+     * @throws UnsafeRecoveryException if the log must be rebuilt and {@code rebuild} is empty or the topic does not
+     *     exist; the message is the loss and the command that recovers
      * @throws Exception what {@code rebuild} threw (nothing is recorded then; the next call tries again)
      */
     public static Outcome recover(Connection storage, Collection<TableLogLostException> lost,
@@ -92,7 +95,16 @@ public final class TableLogRecovery {
                                          Optional<TableRebuild> rebuild) throws Exception {
         Optional<TableLogLostException> logLoss = lost.stream()
             .filter(e -> e.loss() == TableLogLostException.Loss.LOG).findFirst();
-        if (logLoss.isEmpty() || rebuiltAlready(storage, logLoss.get().current())) {
+        if (logLoss.isEmpty()) {
+            return false;
+        }
+        Optional<TableLog> newLog = logLoss.get().current();
+        if (newLog.isEmpty()) {
+            throw new UnsafeRecoveryException(logLoss.get().getMessage() + ". The topics do not exist on the"
+                + " cluster now, so the table log cannot be rebuilt by this process: run `tributary recover --config"
+                + " FILE` once (it provisions the topics), then start this process again");
+        }
+        if (rebuiltAlready(storage, newLog.get())) {
             return false;
         }
         if (rebuild.isEmpty()) {
@@ -100,7 +112,7 @@ public final class TableLogRecovery {
                 + " snapshot planner, so it cannot rebuild the table log: run `tributary recover --config FILE`"
                 + " (or a `tributary run` whose role includes the planner) once, then start this process again");
         }
-        TableLog current = logLoss.get().current();
+        TableLog current = newLog.get();
         int opened = rebuild.get().snapshotEveryTable(storage);
         try (PreparedStatement insert = storage.prepareStatement(RECORD_REBUILD)) {
             insert.setString(1, current.clusterId());

@@ -63,6 +63,29 @@ public final class TableLogCheck {
         check(connection, groupId, current, consumer, partitions, Optional.empty(), Instant.now());
     }
 
+    /**
+     * The check when Kafka ({@code clusterId}) has no topic {@code topic}: a group that recorded a log has lost it
+     * (a new cluster behind the same address, or the topic deleted), whether or not a topic of that name is created
+     * again later. A group that recorded none has nothing to lose (a new deployment whose topics are not provisioned
+     * yet): this returns and the caller waits for provisioning.
+     *
+     * @throws TableLogLostException naming the group, the log it recorded, the cluster now and the recovery
+     */
+    public static void verifyMissing(Connection connection, long groupId, String clusterId, String topic)
+        throws SQLException {
+        Optional<TableLog> recorded = recorded(connection, groupId);
+        if (recorded.isEmpty()) {
+            return;
+        }
+        String now = recorded.get().clusterId().equals(clusterId)
+            ? "cluster " + clusterId + " (the same) has no topic " + topic
+            : "Kafka now has cluster " + clusterId + " (cluster id " + recorded.get().clusterId() + " then, "
+                + clusterId + " now) without a topic " + topic;
+        throw new TableLogLostException(groupId, Loss.LOG, Optional.empty(), "Sync rules group " + groupId
+            + " read " + recorded.get() + ", but " + now + ": the table log its offsets refer to is gone (a new"
+            + " cluster, a deleted topic, a broker that lost its data). " + recovery(groupId, Loss.LOG));
+    }
+
     private static void check(Connection connection, long groupId, TableLog current, Consumer<?, ?> consumer,
                               int partitions, Optional<Duration> retention, Instant now) throws SQLException {
         TableLog recorded = recordIfFirst(connection, groupId, current);
@@ -156,6 +179,23 @@ public final class TableLogCheck {
                     rs.next();
                     recorded = new TableLog(rs.getString(2), rs.getString(1), rs.getString(3));
                 }
+            }
+            connection.commit();
+            return recorded;
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        }
+    }
+
+    private static Optional<TableLog> recorded(Connection connection, long groupId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(SELECT)) {
+            select.setLong(1, groupId);
+            Optional<TableLog> recorded;
+            try (ResultSet rs = select.executeQuery()) {
+                recorded = rs.next()
+                    ? Optional.of(new TableLog(rs.getString(2), rs.getString(1), rs.getString(3)))
+                    : Optional.empty();
             }
             connection.commit();
             return recorded;

@@ -19,10 +19,11 @@ import org.slf4j.LoggerFactory;
  * the log Kafka holds is the one the group's offsets refer to, and they lie inside it), every {@code interval}. A
  * log lost while the writer runs (a topic deleted and created again, a new cluster behind the same address, records
  * deleted) is otherwise seen only at the next start: until then the consumer would read the new log from its start
- * as if it were the old one. On a loss it sets {@link #failure()} to the {@link TableLogLostException} a start would
- * throw and stops the whole writer (its shared {@link StopSignal}); whoever restarts it gets the same exception
- * from the start, so the handling is the start's. A check that cannot run (Kafka or storage unreachable) is tried
- * again at the next interval: the writer's own loops report those.
+ * as if it were the old one. A topic that no longer exists is a loss too (the log the group recorded is gone,
+ * whether or not one is provisioned again). On a loss it sets {@link #failure()} to the {@link TableLogLostException}
+ * a start would throw and stops the whole writer (its shared {@link StopSignal}); whoever restarts it gets the same
+ * exception from the start, so the handling is the start's. A check that cannot run (Kafka or storage unreachable)
+ * is tried again at the next interval: the writer's own loops report those.
  *
  * <p>Runs on its own thread, with its own admin client, consumer (no group) and storage connection, all closed
  * when it stops.
@@ -68,8 +69,7 @@ public final class TableLogWatch implements Runnable {
         try (Admin kafka = admin.get(); Consumer<byte[], byte[]> reader = consumer.get(); storage) {
             while (stop.pause(interval)) {
                 try {
-                    TableLogCheck.verifyRunning(storage.get(), groupId, TableLog.describe(kafka, topic), reader,
-                        partitions);
+                    check(kafka, reader);
                 } catch (TableLogLostException e) {
                     failure = e;
                     LOG.error("Group {}: stopping its writer: {}", groupId, e.getMessage());
@@ -84,6 +84,16 @@ public final class TableLogWatch implements Runnable {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             LOG.warn("Group {}: the watch of {} stopped: {}", groupId, topic, e.toString());
+        }
+    }
+
+    private void check(Admin kafka, Consumer<byte[], byte[]> reader) throws SQLException, InterruptedException {
+        String clusterId = TableLog.clusterId(kafka);
+        Optional<TableLog> current = TableLog.find(kafka, clusterId, topic);
+        if (current.isPresent()) {
+            TableLogCheck.verifyRunning(storage.get(), groupId, current.get(), reader, partitions);
+        } else {
+            TableLogCheck.verifyMissing(storage.get(), groupId, clusterId, topic);
         }
     }
 }

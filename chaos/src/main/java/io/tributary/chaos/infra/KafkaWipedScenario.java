@@ -1,0 +1,91 @@
+package io.tributary.chaos.infra;
+
+import io.tributary.chaos.harness.PipelineSettings;
+import io.tributary.chaos.harness.ProcessExit;
+import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.chaos.run.Phase;
+import io.tributary.chaos.services.RestartableKafka;
+import io.tributary.chaos.workload.SourceHistory;
+import io.tributary.storage.groups.Checkpoint;
+import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.topics.TopicNames;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * {@code kafka-wiped}: the broker's disk is replaced while the pipeline runs: once streaming, the broker
+ * ({@link RestartableKafka}) is killed, its data directory wiped and formatted as a new cluster (a new cluster id,
+ * no topics, no consumer group offsets, no transaction state) and started again at the same address, while the
+ * workload keeps committing. Ingest loses its committed source offsets ({@code ingest-offsets}) and its
+ * transactional state, the stream workers their changelogs and committed offsets, the storage writers the log their
+ * group read.
+ *
+ * <p>The scenario requires the documented path ({@link LostTableLog}): every storage writer process stops within
+ * seconds with an error naming the group, the table log, both cluster ids and {@code tributary recover} (an
+ * expected exit; a split deployment's storage role runs no planner); the lost ACTIVE group keeps serving its last
+ * checkpoint, neither later nor earlier. Ingest, the snapshot workers and the stream workers run on (any exit of
+ * theirs fails the run). The operator runs {@code tributary recover --config FILE} (it provisions the topics on the
+ * new cluster, snapshots every table into the new log and deploys a copy of the group's rules) and starts the
+ * storage writers again; the replacement group must become ACTIVE at a checkpoint at or past the lost one, the lost
+ * group serving its checkpoint until then. The run's audit covers every checkpoint of both groups, and once quiet
+ * the new cluster's {@code rows} must equal the source; the writes committed meanwhile are counted.
+ */
+public final class KafkaWipedScenario implements InfraScenario {
+
+    private final RestartableKafka kafka;
+    private final LostTableLog loss = new LostTableLog(name());
+
+    /** A scenario on {@code kafka}, the broker the run's environment points at. */
+    public KafkaWipedScenario(RestartableKafka kafka) {
+        this.kafka = kafka;
+    }
+
+    @Override
+    public String name() {
+        return "kafka-wiped";
+    }
+
+    @Override
+    public void inject(FaultContext context) throws Exception {
+        PipelineSettings settings = context.directSettings();
+        if (!context.awaitStreaming(context.between(Duration.ofSeconds(2), Duration.ofSeconds(5)))) {
+            return;
+        }
+        Phase hit = context.phase();
+        SyncRulesGroup lost = context.newestGroup().orElseThrow();
+        String rows = new TopicNames(settings.topicPrefix()).rows();
+        String before = clusterId(settings);
+        long writesBefore = SourceHistory.versions(settings.source());
+        context.expectExits(ProcessRole.STORAGE_WRITER);
+        long wiped = System.nanoTime();
+        String after = kafka.replaceWithNewCluster();
+        context.injected("the broker's data wiped and formatted as a new cluster (cluster id " + before + " then, "
+            + after + " now) while group " + lost.id() + " is ACTIVE", Phase.STREAMING, hit);
+        Checkpoint served = lost.checkpoint().orElseThrow();
+        List<ProcessExit> exits = loss.awaitWritersStopped(context, lost.id(), served,
+            List.of("Sync rules group " + lost.id(), rows, before, after, "tributary recover"));
+        long detected = (System.nanoTime() - wiped) / 1_000_000;
+        served = loss.servedCheckpoint(context, lost.id(), served);
+        context.log("kafka-wiped: loss detected, storage writers stopped " + detected + " ms after the wipe began;"
+            + " group " + lost.id() + " serves " + served);
+        loss.recover(context, exits);
+        SyncRulesGroup replacement = loss.awaitReplacement(context, lost.id(), served);
+        long written = SourceHistory.versions(settings.source()) - writesBefore;
+        context.log("kafka-wiped: group " + replacement.id() + " ACTIVE at " + replacement.checkpoint()
+            .orElseThrow() + ", past group " + lost.id() + "'s " + served + "; the workload wrote " + written
+            + " row versions meanwhile");
+        if (written <= 0) {
+            throw new IllegalStateException("kafka-wiped: the workload committed nothing during the recovery");
+        }
+    }
+
+    private static String clusterId(PipelineSettings settings) throws InterruptedException {
+        try (Admin admin = settings.admin()) {
+            return admin.describeCluster().clusterId().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("kafka-wiped: cannot read the cluster id", e.getCause());
+        }
+    }
+}

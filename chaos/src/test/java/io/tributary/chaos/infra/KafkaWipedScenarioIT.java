@@ -1,0 +1,31 @@
+package io.tributary.chaos.infra;
+
+import io.tributary.chaos.Runs;
+import io.tributary.chaos.run.RunEnvironment;
+import io.tributary.chaos.services.RestartableKafka;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code kafka-wiped} scenario in the CI profile ({@link InfraProfiles#quick}) on a broker of its own
+ * ({@link RestartableKafka}), in a class of its own so that it can be run alone: one run takes longer than the CI
+ * budget of a scenario, so {@code chaos.excludes} keeps it out of {@code mvn verify} ({@code
+ * -Dit.test=KafkaWipedScenarioIT} runs it) and the soak ({@link ChaosSoakIT}) runs it as one of its rounds.
+ */
+@RealServices
+class KafkaWipedScenarioIT {
+
+    @Test
+    void aBrokerWipedAsANewClusterIsDetectedAndRecoveredWhileTheLostGroupKeepsServing(TestServices services) {
+        long seed = Runs.seed();
+        Path directory = InfraRuns.directory(services, "kafka-wiped");
+        try (RestartableKafka kafka = RestartableKafka.create(directory.resolve("kafka"))) {
+            RunEnvironment environment = Runs.environment(services, directory, kafka.bootstrapServers(),
+                Runs.newDatabase(services), Runs.newDatabase(services));
+            InfraRuns.assertClean(new InfraRun(environment, InfraProfiles.quick(seed), new KafkaWipedScenario(kafka),
+                Runs::print).execute(), 1);
+        }
+    }
+}
