@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidPidMappingException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.apache.kafka.common.errors.UnknownProducerIdException;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
  * The one place that decides what a stream thread's failure means.
@@ -20,7 +22,10 @@ import org.apache.kafka.common.errors.UnknownProducerIdException;
  * {@code transaction.timeout.ms} (a stalled thread, a starved broker), bumped the producer's epoch, forgot its
  * producer id, or answers the commit with {@code INVALID_TXN_STATE} because it is aborting the transaction; or a
  * send of the transaction failed as not attempted, because another batch of the same produce request failed (a
- * topic deleted and created again under the running transaction), so the transaction can only be aborted. Kafka
+ * topic deleted and created again under the running transaction), so the transaction can only be aborted; or an
+ * offset commit of the transaction was answered that its producer id is not mapped to its transactional id (the
+ * Kafka cluster replaced under it), which the client reports as an untyped {@link KafkaException} carrying
+ * {@link Errors#INVALID_PRODUCER_ID_MAPPING}'s message. Kafka
  * discards everything the transaction wrote ({@code rows}, changelogs, consumed offsets), so replacing the thread
  * loses nothing and duplicates nothing: its tasks resume from their last committed offsets and state, exactly once.
  * Kafka Streams already redoes some of these itself (a fenced producer becomes a task migration); the rest reach
@@ -62,6 +67,10 @@ final class ThreadFailures {
                 if (type.isInstance(t)) {
                     return true;
                 }
+            }
+            if (t.getClass() == KafkaException.class && t.getMessage() != null
+                && t.getMessage().endsWith(Errors.INVALID_PRODUCER_ID_MAPPING.message())) {
+                return true;
             }
         }
         return false;

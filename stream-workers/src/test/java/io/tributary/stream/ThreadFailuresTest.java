@@ -9,6 +9,7 @@ import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.OperationNotAttemptedException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,19 @@ class ThreadFailuresTest {
         assertThat(failures.classify(new StreamsException("Error encountered sending record to topic"
             + " app-merge-state-changelog for task 0_3 due to:\n" + notAttempted + "\nException handler choose to"
             + " FAIL the processing, no more records would be sent.", notAttempted), 0)).isEqualTo(Verdict.REDO);
+    }
+
+    @Test
+    void anOffsetCommitAnsweredWithAProducerIdTheCoordinatorDoesNotMapIsRedone() {
+        // As logged after the Kafka cluster was replaced under a running transaction: the client wraps the
+        // TxnOffsetCommit answer INVALID_PRODUCER_ID_MAPPING in an untyped KafkaException
+        ThreadFailures failures = new ThreadFailures();
+        KafkaException unmapped = new KafkaException("Unexpected error in TxnOffsetCommitResponse: "
+            + Errors.INVALID_PRODUCER_ID_MAPPING.message());
+        assertThat(failures.classify(new StreamsException("Error encountered trying to commit a transaction",
+            unmapped), 0)).isEqualTo(Verdict.REDO);
+        assertThat(failures.classify(new StreamsException(new KafkaException("Unexpected error in"
+            + " TxnOffsetCommitResponse: something else")), 0)).as("another untyped answer").isEqualTo(Verdict.STOP);
     }
 
     @Test
