@@ -27,9 +27,11 @@ import org.apache.kafka.clients.admin.Admin;
  * expected exit; a split deployment's storage role runs no planner); the lost ACTIVE group keeps serving its last
  * checkpoint, neither later nor earlier. Ingest, the snapshot workers and the stream workers run on (any exit of
  * theirs fails the run). The operator runs {@code tributary recover --config FILE} (it provisions the topics on the
- * new cluster, snapshots every table into the new log and deploys a copy of the group's rules) and starts the
- * storage writers again; the replacement group must become ACTIVE at a checkpoint at or past the lost one, the lost
- * group serving its checkpoint until then. The run's audit covers every checkpoint of both groups, and once quiet
+ * new cluster, snapshots every table into the new log and deploys a copy of the group's rules), restarts the
+ * snapshot workers (their idempotent producer ran against the old cluster: the new one can take a batch of it for
+ * another producer's and drop it, so they would stop at their first chunk) and starts the storage writers again;
+ * the replacement group must become ACTIVE at a checkpoint at or past the lost one, the lost group serving its
+ * checkpoint until then. The run's audit covers every checkpoint of both groups, and once quiet
  * the new cluster's {@code rows} must equal the source; the writes committed meanwhile are counted.
  */
 public final class KafkaWipedScenario implements InfraScenario {
@@ -70,7 +72,7 @@ public final class KafkaWipedScenario implements InfraScenario {
         served = loss.servedCheckpoint(context, lost.id(), served);
         context.log("kafka-wiped: loss detected, storage writers stopped " + detected + " ms after the wipe began;"
             + " group " + lost.id() + " serves " + served);
-        loss.recover(context, exits);
+        loss.recover(context, exits, List.of(ProcessRole.SNAPSHOT_WORKER));
         SyncRulesGroup replacement = loss.awaitReplacement(context, lost.id(), served);
         long written = SourceHistory.versions(settings.source()) - writesBefore;
         context.log("kafka-wiped: group " + replacement.id() + " ACTIVE at " + replacement.checkpoint()

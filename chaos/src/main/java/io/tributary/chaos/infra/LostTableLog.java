@@ -65,10 +65,14 @@ final class LostTableLog {
     }
 
     /**
-     * The operator's recovery: {@code tributary recover --config FILE} as a separate process, then the stopped
-     * storage writers started again (their exits are crashes again from here on).
+     * The operator's recovery: {@code tributary recover --config FILE} as a separate process, the processes of
+     * {@code alsoRestart} restarted (those whose Kafka producers ran against a cluster that was replaced: their
+     * acknowledgements are not trusted any more), then the stopped storage writers started again (their exits are
+     * crashes again from here on). The restarts come before the writers', so before any snapshot chunk of the
+     * recovery exists (its windows are cut once the writers have sealed past their truncations).
      */
-    void recover(FaultContext context, List<ProcessExit> exits) throws IOException, InterruptedException {
+    void recover(FaultContext context, List<ProcessExit> exits, List<ProcessRole> alsoRestart)
+        throws IOException, InterruptedException {
         OperatorCommand.Result recover = OperatorCommand.run(context.directSettings(), "recover", COMMAND_TIMEOUT,
             "recover");
         if (recover.exitCode() != 0) {
@@ -76,6 +80,14 @@ final class LostTableLog {
                 + recover.output());
         }
         context.log(scenario + ": operator ran tributary recover --config FILE: " + recover.output().strip());
+        for (ProcessRole role : alsoRestart) {
+            for (PipelineProcess process : context.pipeline().processes(role)) {
+                context.pipeline().stop(process);
+                context.pipeline().restart(process);
+            }
+            context.log(scenario + ": operator restarted the " + role.shortName() + " processes (their producers ran"
+                + " against the replaced cluster)");
+        }
         context.expectNoExits(ProcessRole.STORAGE_WRITER);
         List<PipelineProcess> stopped = new ArrayList<>();
         for (ProcessExit exit : exits) {

@@ -65,7 +65,7 @@ public final class RowsRecreatedScenario implements InfraScenario {
         served = loss.servedCheckpoint(context, lost.id(), served);
         context.log("rows-recreated: loss detected, storage writers stopped after " + detected + " ms; group "
             + lost.id() + " serves " + served);
-        loss.recover(context, exits);
+        loss.recover(context, exits, List.of());
         SyncRulesGroup replacement = loss.awaitReplacement(context, lost.id(), served);
         long written = SourceHistory.versions(settings.source()) - writesBefore;
         context.log("rows-recreated: group " + replacement.id() + " ACTIVE at " + replacement.checkpoint()

@@ -2,6 +2,7 @@ package io.tributary.chaos.services;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.topics.clients.ClusterIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * producer made on it can hold the old producer's id and epoch. The broker then takes the old producer's next batch
  * for a duplicate of the new producer's batch with the same sequence numbers: it acknowledges it at the other
  * batch's offset and drops it. A process whose producers outlive a cluster change must replace them before they
- * send again; this pins the behaviour that requirement rests on.
+ * send again; this pins the behaviour that requirement rests on, and that a {@link ClusterIdentity} on the old
+ * producer has seen the new cluster by the time that acknowledgement arrives (what the snapshot workers and the
+ * planner check after their acknowledgements).
  */
 class ProducerIdsOnANewClusterIT {
 
@@ -43,11 +46,13 @@ class ProducerIdsOnANewClusterIT {
     void aRecordOfAProducerThatLivedThroughANewClusterIsAcknowledgedAndDroppedAsADuplicate() throws Exception {
         try (RestartableKafka kafka = RestartableKafka.create(directory)) {
             createTopic(kafka);
-            try (KafkaProducer<String, String> old = producer(kafka)) {
+            ClusterIdentity identity = new ClusterIdentity();
+            try (KafkaProducer<byte[], String> old = producer(kafka, identity)) {
                 assertThat(send(old, "old-0").offset()).isZero();
+                assertThat(identity.changed()).isFalse();
                 kafka.replaceWithNewCluster();
                 createTopic(kafka);
-                try (KafkaProducer<String, String> fresh = producer(kafka)) {
+                try (KafkaProducer<byte[], String> fresh = producer(kafka, new ClusterIdentity())) {
                     for (int i = 0; i < 3; i++) {
                         send(fresh, "new-" + i);
                     }
@@ -57,13 +62,15 @@ class ProducerIdsOnANewClusterIT {
 
                 assertThat(acknowledged.offset()).as("the offset of new-1, the batch with the same sequence")
                     .isEqualTo(1);
+                assertThat(identity.changed()).as("the old producer's metadata named the new cluster by then")
+                    .isTrue();
             }
             assertThat(readAll(kafka)).containsExactly("new-0", "new-1", "new-2");
         }
     }
 
-    private static RecordMetadata send(KafkaProducer<String, String> producer, String value) throws Exception {
-        return producer.send(new ProducerRecord<>(TOPIC, 0, "k", value)).get(60, TimeUnit.SECONDS);
+    private static RecordMetadata send(KafkaProducer<byte[], String> producer, String value) throws Exception {
+        return producer.send(new ProducerRecord<>(TOPIC, 0, new byte[] {'k'}, value)).get(60, TimeUnit.SECONDS);
     }
 
     private static void createTopic(RestartableKafka kafka) throws Exception {
@@ -72,13 +79,16 @@ class ProducerIdsOnANewClusterIT {
         }
     }
 
-    /** An idempotent producer; each one is the first of its cluster in this test, so both get the same id. */
-    private static KafkaProducer<String, String> producer(RestartableKafka kafka) {
+    /**
+     * An idempotent producer whose key serializer is {@code identity}; each one is the first of its cluster in this
+     * test, so both get the same id.
+     */
+    private static KafkaProducer<byte[], String> producer(RestartableKafka kafka, ClusterIdentity identity) {
         Properties props = properties(kafka);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
-        return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+        return new KafkaProducer<>(props, identity, new StringSerializer());
     }
 
     private static List<String> readAll(RestartableKafka kafka) {

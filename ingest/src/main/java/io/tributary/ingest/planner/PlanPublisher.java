@@ -2,6 +2,8 @@ package io.tributary.ingest.planner;
 
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.clients.ClusterChangedException;
+import io.tributary.topics.clients.ClusterIdentity;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.SnapshotRowsMessage;
@@ -14,7 +16,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,9 +37,11 @@ import org.slf4j.LoggerFactory;
  * retried task may land anywhere). Not thread-safe: the planner uses it from one round at a time.
  *
  * <p>When Kafka refuses the producer's identity (its producer id unknown, or held by another producer with a higher
- * epoch or other sequence numbers: a cluster that lost its state hands out the ids its producers hold again), the
- * publisher replaces its producer by a new one (a new, higher producer id) and sends again what {@link #flush()} had
- * to confirm, at most {@value #REPLACEMENTS} times. Records acknowledged before the refusal are sent twice then, as
+ * epoch or other sequence numbers: a cluster that lost its state hands out the ids its producers hold again), or the
+ * producer's metadata named another cluster than the one it started on ({@link ClusterIdentity}: such a cluster can
+ * also acknowledge a batch as another producer's and drop it), the publisher replaces its producer by a new one (a
+ * new, higher producer id) and sends again what {@link #flush()} had to confirm, at most {@value #REPLACEMENTS}
+ * times. Records acknowledged before the refusal are sent twice then, as
  * when a failed planner round plans its window again.
  */
 final class PlanPublisher {
@@ -46,7 +50,8 @@ final class PlanPublisher {
     /** How many new producers one {@link #flush()} tries after Kafka refused one. */
     static final int REPLACEMENTS = 3;
 
-    private final Supplier<Producer<byte[], byte[]>> producers;
+    private final Function<ClusterIdentity, Producer<byte[], byte[]>> producers;
+    private ClusterIdentity cluster;
     private Producer<byte[], byte[]> producer;
     /** What was sent since the last {@link #flush()}: sent again by a new producer if Kafka refused this one. */
     private final List<ProducerRecord<byte[], byte[]>> unconfirmed = new ArrayList<>();
@@ -60,10 +65,15 @@ final class PlanPublisher {
         }
     };
 
-    /** A publisher whose producers (the first now, a replacement if Kafka refuses one) come from {@code producers}. */
-    PlanPublisher(Supplier<Producer<byte[], byte[]>> producers, TopicNames topics, TopicLayout layout) {
+    /**
+     * A publisher whose producers (the first now, a replacement if Kafka refuses one) come from {@code producers},
+     * each made with the {@link ClusterIdentity} it is given as its key serializer.
+     */
+    PlanPublisher(Function<ClusterIdentity, Producer<byte[], byte[]>> producers, TopicNames topics,
+                  TopicLayout layout) {
         this.producers = producers;
-        this.producer = producers.get();
+        this.cluster = new ClusterIdentity();
+        this.producer = producers.apply(cluster);
         this.topics = topics;
         this.layout = layout;
     }
@@ -116,7 +126,8 @@ final class PlanPublisher {
             LOG.warn("Kafka refused the planner's producer ({}): sending {} plan and task records again through a"
                 + " new producer", error.toString(), unconfirmed.size());
             producer.close(Duration.ZERO);
-            producer = producers.get();
+            cluster = new ClusterIdentity();
+            producer = producers.apply(cluster);
             for (ProducerRecord<byte[], byte[]> record : unconfirmed) {
                 producer.send(record, callback);
             }
@@ -135,11 +146,19 @@ final class PlanPublisher {
 
     private Exception confirm() {
         producer.flush();
-        return failure.getAndSet(null);
+        Exception error = failure.getAndSet(null);
+        if (error == null && cluster.changed()) {
+            try {
+                cluster.check("The planner's producer");
+            } catch (ClusterChangedException e) {
+                return e;
+            }
+        }
+        return error;
     }
 
     private static boolean refusedIdentity(Exception error) {
         return error instanceof InvalidProducerEpochException || error instanceof UnknownProducerIdException
-            || error instanceof OutOfOrderSequenceException;
+            || error instanceof OutOfOrderSequenceException || error instanceof ClusterChangedException;
     }
 }

@@ -97,7 +97,7 @@ public final class SnapshotPlanner implements Stage {
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.publisher = new PlanPublisher(
-            () -> new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer()),
+            cluster -> new KafkaProducer<>(settings, cluster, new ByteArraySerializer()),
             config.topics(), config.layout());
         this.planning = new WindowPlanning(new ChunkSplitter(config.chunkRows(), config.maxSampleRows()), publisher);
     }

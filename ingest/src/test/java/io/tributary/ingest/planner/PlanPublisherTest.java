@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.clients.ClusterIdentity;
 import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.TableId;
@@ -17,6 +18,7 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.ClusterResource;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -28,7 +30,8 @@ class PlanPublisherTest {
     private static final TopicLayout LAYOUT = TopicLayout.of(8, 8, (short) 1);
     private final MockProducer<byte[], byte[]> producer =
         new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    private final PlanPublisher publisher = new PlanPublisher(() -> producer, TopicNames.defaults(), LAYOUT);
+    private final PlanPublisher publisher = new PlanPublisher(cluster -> producer, TopicNames.defaults(),
+        LAYOUT);
 
     @Test
     void everyPartitionOfThePriorityGetsTheSameShareOfAWindowsTasks() {
@@ -67,6 +70,30 @@ class PlanPublisherTest {
 
         assertThat(refused.closed()).isTrue();
         assertThat(fresh.history()).hasSize(4).extracting(ProducerRecord::partition).containsExactly(0, 1, 2, 3);
+    }
+
+    /** A producer that lived through its cluster's replacement: its acknowledgements may hide dropped batches. */
+    @Test
+    void aPublicationWhoseProducerSawAnotherClusterIsSentAgainThroughANewProducer() {
+        MockProducer<byte[], byte[]> old = manual();
+        MockProducer<byte[], byte[]> fresh = manual();
+        Iterator<MockProducer<byte[], byte[]>> next = List.of(old, fresh).iterator();
+        List<ClusterIdentity> clusters = new ArrayList<>();
+        PlanPublisher publisher = new PlanPublisher(cluster -> {
+            clusters.add(cluster);
+            return next.next();
+        }, TopicNames.defaults(), LAYOUT);
+        clusters.get(0).onUpdate(new ClusterResource("old-cluster"));
+        publisher.tasks(tasks("20260101T000000Z-a", 3, TaskPriority.ACTIVE_SNAPSHOT));
+        clusters.get(0).onUpdate(new ClusterResource("new-cluster"));
+        old.completeNext();
+        old.completeNext();
+        old.completeNext();
+
+        publisher.flush();
+
+        assertThat(old.closed()).isTrue();
+        assertThat(fresh.history()).hasSize(3);
     }
 
     @Test
@@ -111,7 +138,7 @@ class PlanPublisherTest {
     @SafeVarargs
     private static PlanPublisher publisher(MockProducer<byte[], byte[]>... producers) {
         Iterator<Producer<byte[], byte[]>> next = List.<Producer<byte[], byte[]>>of(producers).iterator();
-        return new PlanPublisher(next::next, TopicNames.defaults(), LAYOUT);
+        return new PlanPublisher(cluster -> next.next(), TopicNames.defaults(), LAYOUT);
     }
 
     private Map<Integer, Integer> tasksPerPartition() {

@@ -1,5 +1,7 @@
 package io.tributary.snapshot.publish;
 
+import io.tributary.topics.clients.ClusterChangedException;
+import io.tributary.topics.clients.ClusterIdentity;
 import io.tributary.topics.codec.Partitioning;
 import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.codec.TopicCodec;
@@ -27,7 +29,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@link ChunkDone} in every partition, sent only once Kafka acknowledged every row (acks=all). A partition therefore
  * never sees an attempt done while a row of that attempt is missing: if a row fails, no done marker of the attempt is
  * sent at all, and the retry (a higher attempt) is not taken for late rows of a finished chunk.
- * {@link #acknowledged()} completes once the done markers are acknowledged too, or fails with the first error.
+ * {@link #acknowledged()} completes once the done markers are acknowledged too, or fails with the first error. An
+ * acknowledgement counts only while the producer's cluster is the one it started on: once its metadata named another
+ * ({@link ClusterIdentity}: a replaced cluster can acknowledge a batch and drop it), every acknowledgement fails the
+ * attempt with a {@link io.tributary.topics.clients.ClusterChangedException}, which stops the worker.
  *
  * <p>{@link #send} blocks when the producer's buffer is full: a slow Kafka slows the read (backpressure). The done
  * markers are sent by the publishing thread from {@link #settle()}, never from the producer's I/O thread (a send
@@ -51,6 +56,7 @@ public final class ChunkPublication {
     public static final int BATCH_BYTES = 64 * 1024;
 
     private final Producer<byte[], byte[]> producer;
+    private final ClusterIdentity cluster;
     private final String topic;
     private final int partitions;
     private final ChunkTask task;
@@ -60,15 +66,17 @@ public final class ChunkPublication {
     private final AtomicLong rowsUnacknowledged = new AtomicLong(1);
     private final AtomicLong markersUnacknowledged = new AtomicLong();
     private final Callback rowCallback = (metadata, exception) -> {
-        if (exception != null) {
-            rowsAcknowledged.completeExceptionally(exception);
-            acknowledged.completeExceptionally(exception);
+        Exception failure = exception != null ? exception : clusterChange();
+        if (failure != null) {
+            rowsAcknowledged.completeExceptionally(failure);
+            acknowledged.completeExceptionally(failure);
         }
         settleRow();
     };
     private final Callback markerCallback = (metadata, exception) -> {
-        if (exception != null) {
-            acknowledged.completeExceptionally(exception);
+        Exception failure = exception != null ? exception : clusterChange();
+        if (failure != null) {
+            acknowledged.completeExceptionally(failure);
         }
         if (markersUnacknowledged.decrementAndGet() == 0) {
             acknowledged.complete(null);
@@ -81,9 +89,10 @@ public final class ChunkPublication {
     private Lsn highWatermark;
     private boolean markersSent;
 
-    ChunkPublication(Producer<byte[], byte[]> producer, String topic, int partitions, ChunkTask task,
-                     PgSnapshot snapshot) {
+    ChunkPublication(Producer<byte[], byte[]> producer, ClusterIdentity cluster, String topic, int partitions,
+                     ChunkTask task, PgSnapshot snapshot) {
         this.producer = producer;
+        this.cluster = cluster;
         this.topic = topic;
         this.partitions = partitions;
         this.task = Objects.requireNonNull(task, "task");
@@ -164,6 +173,16 @@ public final class ChunkPublication {
         highWatermark = chunkHighWatermark;
         settleRow();
         settle();
+    }
+
+    /** The failure an acknowledgement means once the producer's cluster changed, else null. */
+    private Exception clusterChange() {
+        try {
+            cluster.check("The snapshot workers' producer");
+            return null;
+        } catch (ClusterChangedException e) {
+            return e;
+        }
     }
 
     private void settleRow() {

@@ -8,6 +8,7 @@ import io.tributary.snapshot.publish.ChunkPublisher;
 import io.tributary.snapshot.read.ChunkReader;
 import io.tributary.snapshot.read.SourceSession;
 import io.tributary.topics.GroupMembership;
+import io.tributary.topics.clients.ClusterIdentity;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,10 +48,12 @@ public final class WorkerPool implements AutoCloseable {
     private WorkerPool(SnapshotWorkerConfig config, ChunkListener listener) {
         String process = UUID.randomUUID().toString().substring(0, 8);
         String prefix = config.consumerGroup() + "-" + process;
-        this.producer = new KafkaProducer<>(producerSettings(config, prefix + "-producer"));
+        ClusterIdentity cluster = new ClusterIdentity();
+        this.producer = new KafkaProducer<>(producerSettings(config, prefix + "-producer"), cluster,
+            new ByteArraySerializer());
         this.admin = Admin.create(adminSettings(config, prefix + "-admin"));
         TaskLag lag = new AdminTaskLag(admin, config.consumerGroup());
-        ChunkPublisher publisher = new ChunkPublisher(producer, config.topics(), config.layout());
+        ChunkPublisher publisher = new ChunkPublisher(producer, cluster, config.topics(), config.layout());
         Semaphore reads = new Semaphore(config.maxConcurrentReads(), true);
         ProgressLog progress = new ProgressLog(config.progressInterval(), System::nanoTime);
         for (int i = 0; i < config.workersPerProcess(); i++) {
@@ -92,8 +95,6 @@ public final class WorkerPool implements AutoCloseable {
         settings.putAll(config.kafka());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         return settings;
     }
 

@@ -12,6 +12,7 @@ import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.clients.ClusterIdentity;
 import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.Lsn;
@@ -57,12 +58,13 @@ class HighWatermarkIT {
             "INSERT INTO items SELECT g, 'item ' || g FROM generate_series(1, 10) g");
         PgEndpoint endpoint = new PgEndpoint(source.jdbcUrl(), source.user(), source.password());
         Properties props = services.kafkaProperties();
+        ClusterIdentity cluster = new ClusterIdentity();
         try (KafkaProducer<byte[], byte[]> producer =
-                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+                 new KafkaProducer<>(props, cluster, new ByteArraySerializer());
              SourceSession session = new SourceSession(endpoint, ReadSettings.DEFAULT, "tributary hw-test");
              Connection writer = source.connect(); Statement w = writer.createStatement()) {
-            ChunkReader reader = new ChunkReader(session, new Semaphore(1), new ChunkPublisher(producer, topics,
-                LAYOUT), 100);
+            ChunkReader reader = new ChunkReader(session, new Semaphore(1),
+                new ChunkPublisher(producer, cluster, topics, LAYOUT), 100);
             session.connection();
             w.execute("SET synchronous_commit = off");
             long walWriter = walWriterPid(w);

@@ -13,6 +13,7 @@ import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
+import io.tributary.topics.clients.ClusterIdentity;
 import io.tributary.topics.messages.ChunkRange;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.TableId;
@@ -60,11 +61,12 @@ class SharedReadIT {
         }
         PgEndpoint endpoint = new PgEndpoint(source.jdbcUrl(), source.user(), source.password());
         Properties props = services.kafkaProperties();
+        ClusterIdentity cluster = new ClusterIdentity();
         try (KafkaProducer<byte[], byte[]> producer =
-                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+                 new KafkaProducer<>(props, cluster, new ByteArraySerializer());
              SourceSession session = new SourceSession(endpoint, ReadSettings.DEFAULT, "tributary shared-read-test")) {
-            ChunkReader reader = new ChunkReader(session, new Semaphore(1), new ChunkPublisher(producer, topics,
-                LAYOUT), 100);
+            ChunkReader reader = new ChunkReader(session, new Semaphore(1),
+                new ChunkPublisher(producer, cluster, topics, LAYOUT), 100);
 
             List<ChunkPublication> read = new ArrayList<>();
             reader.readAll(tables.stream().map(SharedReadIT::whole).toList(), task -> rows -> { }, read::add);
