@@ -273,21 +273,33 @@ public final class StorageWriter implements Stage {
     private static void verifyTableLog(WriterConfig config, long groupId, KafkaConsumer<byte[], byte[]> consumer,
                                        int partitions) throws SQLException {
         String topic = config.topics().rows();
-        TableLog current;
-        Duration tombstoneRetention;
+        DescribedLog described = describing(config, topic,
+            admin -> new DescribedLog(TableLog.describe(admin, topic), tombstoneRetention(admin, topic)));
+        try (Connection connection = config.storage().connect()) {
+            connection.setAutoCommit(false);
+            TableLogCheck.verify(connection, groupId, described.log(), consumer, partitions,
+                described.tombstoneRetention(), Instant.now());
+        }
+    }
+
+    /** The {@code rows} log as Kafka describes it, and how long its tombstones stay. */
+    private record DescribedLog(TableLog log, Duration tombstoneRetention) {
+    }
+
+    /** A question to Kafka's admin client about {@code rows}. */
+    private interface AdminQuery<T> {
+        T ask(Admin admin) throws InterruptedException;
+    }
+
+    /** The answer of {@code query} about {@code topic}, over an admin client of its own. */
+    private static <T> T describing(WriterConfig config, String topic, AdminQuery<T> query) {
         try (Admin admin = Admin.create(config.kafka())) {
-            current = TableLog.describe(admin, topic);
-            tombstoneRetention = tombstoneRetention(admin, topic);
+            return query.ask(admin);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while describing " + topic, e);
         } catch (KafkaException e) {
             throw new IllegalStateException("Cannot describe " + topic + " and its cluster", e);
-        }
-        try (Connection connection = config.storage().connect()) {
-            connection.setAutoCommit(false);
-            TableLogCheck.verify(connection, groupId, current, consumer, partitions, tombstoneRetention,
-                Instant.now());
         }
     }
 
@@ -382,21 +394,18 @@ public final class StorageWriter implements Stage {
     }
 
     private static void verifyMissing(WriterConfig config, long groupId, String topic) throws SQLException {
-        String clusterId;
-        try (Admin admin = Admin.create(config.kafka())) {
-            clusterId = TableLog.clusterId(admin);
-            if (TableLog.find(admin, clusterId, topic).isPresent()) {
-                return;  // created since the consumer looked: the next start checks it
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while describing " + topic, e);
-        } catch (KafkaException e) {
-            throw new IllegalStateException("Cannot describe " + topic + " and its cluster", e);
+        // the cluster's id while the topic is still missing; none if it was created since the consumer looked (the
+        // next start checks it)
+        Optional<String> missingOn = describing(config, topic, admin -> {
+            String clusterId = TableLog.clusterId(admin);
+            return TableLog.find(admin, clusterId, topic).isPresent() ? Optional.empty() : Optional.of(clusterId);
+        });
+        if (missingOn.isEmpty()) {
+            return;
         }
         try (Connection connection = config.storage().connect()) {
             connection.setAutoCommit(false);
-            TableLogCheck.verifyMissing(connection, groupId, clusterId, topic);
+            TableLogCheck.verifyMissing(connection, groupId, missingOn.get(), topic);
         }
     }
 

@@ -1,12 +1,10 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.harness.PipelineSettings;
-import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.chaos.run.Phase;
 import io.tributary.chaos.services.RestartableKafka;
 import io.tributary.chaos.workload.SourceHistory;
-import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
@@ -65,22 +63,9 @@ public final class KafkaWipedScenario implements InfraScenario {
         String after = kafka.replaceWithNewCluster();
         context.injected("the broker's data wiped and formatted as a new cluster (cluster id " + before + " then, "
             + after + " now) while group " + lost.id() + " is ACTIVE", Phase.STREAMING, hit);
-        Checkpoint served = lost.checkpoint().orElseThrow();
-        List<ProcessExit> exits = loss.awaitWritersStopped(context, lost.id(), served,
-            List.of("Sync rules group " + lost.id(), rows, before, after, "tributary recover"));
-        long detected = (System.nanoTime() - wiped) / 1_000_000;
-        served = loss.servedCheckpoint(context, lost.id(), served);
-        context.log("kafka-wiped: loss detected, storage writers stopped " + detected + " ms after the wipe began;"
-            + " group " + lost.id() + " serves " + served);
-        loss.recover(context, exits, List.of(ProcessRole.SNAPSHOT_WORKER));
-        SyncRulesGroup replacement = loss.awaitReplacement(context, lost.id(), served);
-        long written = SourceHistory.versions(settings.source()) - writesBefore;
-        context.log("kafka-wiped: group " + replacement.id() + " ACTIVE at " + replacement.checkpoint()
-            .orElseThrow() + ", past group " + lost.id() + "'s " + served + "; the workload wrote " + written
-            + " row versions meanwhile");
-        if (written <= 0) {
-            throw new IllegalStateException("kafka-wiped: the workload committed nothing during the recovery");
-        }
+        loss.requireRecovery(context, lost, wiped, writesBefore,
+            List.of("Sync rules group " + lost.id(), rows, before, after, "tributary recover"),
+            List.of(ProcessRole.SNAPSHOT_WORKER));
     }
 
     private static String clusterId(PipelineSettings settings) throws InterruptedException {

@@ -4,11 +4,13 @@ import io.tributary.chaos.harness.OperatorCommand;
 import io.tributary.chaos.harness.PipelineProcess;
 import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.chaos.workload.SourceHistory;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.topics.messages.Lsn;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,11 +39,39 @@ final class LostTableLog {
     }
 
     /**
+     * What follows the loss of the table log, inflicted at {@code lostAt} ({@link System#nanoTime()}) while group
+     * {@code lost} was ACTIVE: the storage writers stop naming every one of {@code named}, the lost group's checkpoint
+     * holds, the operator recovers ({@link #recover}, restarting {@code alsoRestart} too), the replacement becomes
+     * ACTIVE at or past the lost checkpoint, and the workload committed something meanwhile (counted from
+     * {@code writesBefore}, the source's row versions before the loss).
+     */
+    void requireRecovery(FaultContext context, SyncRulesGroup lost, long lostAt, long writesBefore,
+                         List<String> named, List<ProcessRole> alsoRestart)
+        throws IOException, InterruptedException, SQLException {
+        Checkpoint served = lost.checkpoint().orElseThrow();
+        List<ProcessExit> exits = awaitWritersStopped(context, lost.id(), served, named);
+        long detected = (System.nanoTime() - lostAt) / 1_000_000;
+        served = servedCheckpoint(context, lost.id(), served);
+        context.log(scenario + ": loss detected, storage writers stopped " + detected + " ms after it; group "
+            + lost.id() + " serves " + served);
+        recover(context, exits, alsoRestart);
+        SyncRulesGroup replacement = awaitReplacement(context, lost.id(), served);
+        long written = SourceHistory.versions(context.directSettings().source()) - writesBefore;
+        context.log(scenario + ": group " + replacement.id() + " ACTIVE at " + replacement.checkpoint().orElseThrow()
+            + ", past group " + lost.id() + "'s " + served + "; the workload wrote " + written
+            + " row versions meanwhile");
+        if (written <= 0) {
+            throw new IllegalStateException(scenario + ": the workload committed nothing during the recovery");
+        }
+    }
+
+    /**
      * The storage writers' exits, once every storage writer process stopped within {@link #DETECT_TIMEOUT}, each
      * naming every one of {@code named}; group {@code group}'s checkpoint checked never to go back from
      * {@code served} meanwhile. The caller announced the exits ({@link FaultContext#expectExits}).
      */
-    List<ProcessExit> awaitWritersStopped(FaultContext context, long group, Checkpoint served, List<String> named) {
+    private List<ProcessExit> awaitWritersStopped(FaultContext context, long group, Checkpoint served,
+                                                  List<String> named) {
         int writers = context.pipeline().processes(ProcessRole.STORAGE_WRITER).size();
         long deadline = System.nanoTime() + DETECT_TIMEOUT.toNanos();
         List<ProcessExit> exits = List.of();
@@ -71,7 +101,7 @@ final class LostTableLog {
      * crashes again from here on). The restarts come before the writers', so before any snapshot chunk of the
      * recovery exists (its windows are cut once the writers have sealed past their truncations).
      */
-    void recover(FaultContext context, List<ProcessExit> exits, List<ProcessRole> alsoRestart)
+    private void recover(FaultContext context, List<ProcessExit> exits, List<ProcessRole> alsoRestart)
         throws IOException, InterruptedException {
         OperatorCommand.Result recover = OperatorCommand.run(context.directSettings(), "recover", COMMAND_TIMEOUT,
             "recover");
@@ -101,7 +131,7 @@ final class LostTableLog {
      * Group {@code group}'s checkpoint now, which must be {@code served} or later as long as its writers may have run
      * (a checkpoint sealed before the loss), and never earlier; once the writers stopped, exactly {@code served}.
      */
-    Checkpoint servedCheckpoint(FaultContext context, long group, Checkpoint served) {
+    private Checkpoint servedCheckpoint(FaultContext context, long group, Checkpoint served) {
         Checkpoint now = context.group(group).flatMap(SyncRulesGroup::checkpoint).orElseThrow(
             () -> new IllegalStateException(scenario + ": lost group " + group + " serves no checkpoint"));
         if (now.opId() < served.opId() || now.epoch() < served.epoch()) {
@@ -112,7 +142,7 @@ final class LostTableLog {
     }
 
     /** The replacement group once ACTIVE at or past {@code served}; the lost group holds {@code served} until then. */
-    SyncRulesGroup awaitReplacement(FaultContext context, long lost, Checkpoint served) {
+    private SyncRulesGroup awaitReplacement(FaultContext context, long lost, Checkpoint served) {
         long deadline = System.nanoTime() + REPLACE_TIMEOUT.toNanos();
         Optional<SyncRulesGroup> newest = Optional.empty();
         while (System.nanoTime() < deadline) {

@@ -1,11 +1,9 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.harness.PipelineSettings;
-import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.chaos.run.Phase;
 import io.tributary.chaos.workload.SourceHistory;
-import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
@@ -58,22 +56,8 @@ public final class RowsRecreatedScenario implements InfraScenario {
         long recreated = System.nanoTime();
         context.injected(rows + " deleted and created again (a new topic id) while group " + lost.id()
             + " is ACTIVE", Phase.STREAMING, hit);
-        Checkpoint served = lost.checkpoint().orElseThrow();
-        List<ProcessExit> exits = loss.awaitWritersStopped(context, lost.id(), served,
-            List.of("Sync rules group " + lost.id(), rows, "tributary recover"));
-        long detected = (System.nanoTime() - recreated) / 1_000_000;
-        served = loss.servedCheckpoint(context, lost.id(), served);
-        context.log("rows-recreated: loss detected, storage writers stopped after " + detected + " ms; group "
-            + lost.id() + " serves " + served);
-        loss.recover(context, exits, List.of());
-        SyncRulesGroup replacement = loss.awaitReplacement(context, lost.id(), served);
-        long written = SourceHistory.versions(settings.source()) - writesBefore;
-        context.log("rows-recreated: group " + replacement.id() + " ACTIVE at " + replacement.checkpoint()
-            .orElseThrow() + ", past group " + lost.id() + "'s " + served + "; the workload wrote " + written
-            + " row versions meanwhile");
-        if (written <= 0) {
-            throw new IllegalStateException("rows-recreated: the workload committed nothing during the recovery");
-        }
+        loss.requireRecovery(context, lost, recreated, writesBefore,
+            List.of("Sync rules group " + lost.id(), rows, "tributary recover"), List.of());
     }
 
     /** Deletes {@code rows} and creates it again with the same partitions and topic settings. */
