@@ -34,16 +34,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,8 +92,7 @@ final class WorkerLoop implements Runnable {
     private final StopSignal stop;
     private final int pipelineDepth;
     private final Deque<InFlight> inFlight = new ArrayDeque<>();
-    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
-    private long lastCommit = System.nanoTime();
+    private final TaskOffsets offsets = new TaskOffsets(Duration.ofMillis(COMMIT_INTERVAL_MS));
     private volatile boolean aborted;
     private volatile Throwable failure;
     private long lastPoll = System.nanoTime();
@@ -137,7 +133,7 @@ final class WorkerLoop implements Runnable {
             consumer.subscribe(List.of(tasksTopic), new Rebalance());
             while (!stop.isStopped()) {
                 finishSettled(false);
-                if (System.nanoTime() - lastCommit >= TimeUnit.MILLISECONDS.toNanos(COMMIT_INTERVAL_MS)) {
+                if (offsets.isDue()) {
                     commitOffsets();
                 }
                 if (inFlight.size() > pipelineDepth - tasksPerPoll(pipelineDepth)) {
@@ -237,7 +233,7 @@ final class WorkerLoop implements Runnable {
         for (Queued queued : batch) {
             Integer attempt = attempts.get(queued.task().chunkId());
             if (attempt != null && reading.add(queued.task().chunkId())) {
-                tasks.add(attempt(queued.task(), attempt));
+                tasks.add(queued.task().withAttempt(attempt));
             }
         }
         try {
@@ -288,12 +284,6 @@ final class WorkerLoop implements Runnable {
         inFlight.addLast(InFlight.commitOnly(queued.record(), queued.task()));
     }
 
-    /** {@code queued} as attempt {@code attempt}. */
-    private static ChunkTask attempt(ChunkTask queued, int attempt) {
-        return new ChunkTask(queued.chunkId(), queued.table(), queued.range(), attempt, queued.priority(),
-            queued.windowId());
-    }
-
     /** Reports that {@code task}'s read starts; returns its progress listener. */
     private ChunkReader.Progress started(ChunkTask task) {
         listener.chunkStarted(task);
@@ -314,7 +304,7 @@ final class WorkerLoop implements Runnable {
                 listener.chunkSkipped(queued);
                 return InFlight.commitOnly(record, queued);
             }
-            ChunkTask task = attempt(queued, attempt.getAsInt());
+            ChunkTask task = queued.withAttempt(attempt.getAsInt());
             try {
                 ChunkPublication publication = reader.read(task, started(task));
                 return InFlight.publishing(record, publication);
@@ -462,29 +452,12 @@ final class WorkerLoop implements Runnable {
 
     /** Queues the offset after {@code record} for the next commit ({@link #commitOffsets}). */
     private void commit(ConsumerRecord<byte[], byte[]> record) {
-        uncommitted.merge(new TopicPartition(record.topic(), record.partition()),
-            new OffsetAndMetadata(record.offset() + 1), (a, b) -> a.offset() >= b.offset() ? a : b);
+        offsets.queue(record);
     }
 
     /** Commits the queued offsets of the partitions still assigned, in one request. */
     private void commitOffsets() {
-        lastCommit = System.nanoTime();
-        if (uncommitted.isEmpty()) {
-            return;
-        }
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(uncommitted);
-        uncommitted.clear();
-        offsets.keySet().retainAll(consumer.assignment());
-        if (offsets.isEmpty()) {
-            LOG.debug("Not committing offsets: their partitions were reassigned");
-            return;
-        }
-        try {
-            consumer.commitSync(offsets);
-        } catch (CommitFailedException | RebalanceInProgressException e) {
-            LOG.info("Offsets {} not committed ({}); a new owner skips the chunks that are done", offsets,
-                e.toString());
-        }
+        offsets.commit(consumer);
     }
 
     /** Keeps the group membership during a long read: a poll with every partition paused. */
@@ -579,7 +552,7 @@ final class WorkerLoop implements Runnable {
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             gate.onRevoked(partitions);
             inFlight.removeIf(entry -> partitions.contains(entry.partition()));
-            uncommitted.keySet().removeAll(partitions);
+            offsets.forget(partitions);
         }
     }
 

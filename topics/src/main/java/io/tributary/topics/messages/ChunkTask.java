@@ -39,6 +39,11 @@ public record ChunkTask(String chunkId, TableId table, ChunkRange range, int att
         return new ChunkTask(chunkId, table, range, attempt + 1, priority, windowId);
     }
 
+    /** The same chunk as attempt {@code number} (claimed in storage, which hands out attempts). */
+    public ChunkTask withAttempt(int number) {
+        return new ChunkTask(chunkId, table, range, number, priority, windowId);
+    }
+
     /** The same task in another queue (e.g. when its sync rules become active). */
     public ChunkTask withPriority(TaskPriority newPriority) {
         return new ChunkTask(chunkId, table, range, attempt, newPriority, windowId);
