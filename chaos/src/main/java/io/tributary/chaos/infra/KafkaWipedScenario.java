@@ -4,11 +4,8 @@ import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.chaos.run.Phase;
 import io.tributary.chaos.services.RestartableKafka;
-import io.tributary.chaos.workload.SourceHistory;
-import io.tributary.storage.groups.SyncRulesGroup;
-import io.tributary.topics.TopicNames;
-import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -49,22 +46,19 @@ public final class KafkaWipedScenario implements InfraScenario {
 
     @Override
     public void inject(FaultContext context) throws Exception {
-        PipelineSettings settings = context.directSettings();
-        if (!context.awaitStreaming(context.between(Duration.ofSeconds(2), Duration.ofSeconds(5)))) {
+        Optional<LostTableLog.Before> streaming = loss.beforeLoss(context);
+        if (streaming.isEmpty()) {
             return;
         }
-        Phase hit = context.phase();
-        SyncRulesGroup lost = context.newestGroup().orElseThrow();
-        String rows = new TopicNames(settings.topicPrefix()).rows();
-        String before = clusterId(settings);
-        long writesBefore = SourceHistory.versions(settings.source());
-        context.expectExits(ProcessRole.STORAGE_WRITER);
+        LostTableLog.Before before = streaming.get();
+        long lostGroup = before.lost().id();
+        String was = clusterId(before.settings());
         long wiped = System.nanoTime();
-        String after = kafka.replaceWithNewCluster();
-        context.injected("the broker's data wiped and formatted as a new cluster (cluster id " + before + " then, "
-            + after + " now) while group " + lost.id() + " is ACTIVE", Phase.STREAMING, hit);
-        loss.requireRecovery(context, lost, wiped, writesBefore,
-            List.of("Sync rules group " + lost.id(), rows, before, after, "tributary recover"),
+        String now = kafka.replaceWithNewCluster();
+        context.injected("the broker's data wiped and formatted as a new cluster (cluster id " + was + " then, "
+            + now + " now) while group " + lostGroup + " is ACTIVE", Phase.STREAMING, before.hit());
+        loss.requireRecovery(context, before, wiped,
+            List.of("Sync rules group " + lostGroup, before.rows(), was, now, "tributary recover"),
             List.of(ProcessRole.SNAPSHOT_WORKER));
     }
 

@@ -2,12 +2,15 @@ package io.tributary.chaos.infra;
 
 import io.tributary.chaos.harness.OperatorCommand;
 import io.tributary.chaos.harness.PipelineProcess;
+import io.tributary.chaos.harness.PipelineSettings;
 import io.tributary.chaos.harness.ProcessExit;
 import io.tributary.chaos.harness.ProcessRole;
+import io.tributary.chaos.run.Phase;
 import io.tributary.chaos.workload.SourceHistory;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
+import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.Lsn;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -39,15 +42,43 @@ final class LostTableLog {
     }
 
     /**
-     * What follows the loss of the table log, inflicted at {@code lostAt} ({@link System#nanoTime()}) while group
-     * {@code lost} was ACTIVE: the storage writers stop naming every one of {@code named}, the lost group's checkpoint
-     * holds, the operator recovers ({@link #recover}, restarting {@code alsoRestart} too), the replacement becomes
-     * ACTIVE at or past the lost checkpoint, and the workload committed something meanwhile (counted from
-     * {@code writesBefore}, the source's row versions before the loss).
+     * The state right before the loss.
+     *
+     * @param settings     the pipeline's direct settings
+     * @param hit          the phase the loss hits
+     * @param lost         the ACTIVE group that loses its log
+     * @param rows         the table log's topic
+     * @param writesBefore the source's row versions before the loss
      */
-    void requireRecovery(FaultContext context, SyncRulesGroup lost, long lostAt, long writesBefore,
-                         List<String> named, List<ProcessRole> alsoRestart)
-        throws IOException, InterruptedException, SQLException {
+    record Before(PipelineSettings settings, Phase hit, SyncRulesGroup lost, String rows, long writesBefore) {
+    }
+
+    /**
+     * Once the pipeline streams (after a random 2 to 5 s), the state before the loss, with the storage writers'
+     * exits announced ({@link FaultContext#expectExits}); empty if the run never streamed.
+     */
+    Optional<Before> beforeLoss(FaultContext context) throws Exception {
+        PipelineSettings settings = context.directSettings();
+        if (!context.awaitStreaming(context.between(Duration.ofSeconds(2), Duration.ofSeconds(5)))) {
+            return Optional.empty();
+        }
+        Phase hit = context.phase();
+        SyncRulesGroup lost = context.newestGroup().orElseThrow();
+        String rows = new TopicNames(settings.topicPrefix()).rows();
+        long writesBefore = SourceHistory.versions(settings.source());
+        context.expectExits(ProcessRole.STORAGE_WRITER);
+        return Optional.of(new Before(settings, hit, lost, rows, writesBefore));
+    }
+
+    /**
+     * What follows the loss of the table log, inflicted at {@code lostAt} ({@link System#nanoTime()}) in the state
+     * {@code before}: the storage writers stop naming every one of {@code named}, the lost group's checkpoint holds,
+     * the operator recovers ({@link #recover}, restarting {@code alsoRestart} too), the replacement becomes ACTIVE at
+     * or past the lost checkpoint, and the workload committed something meanwhile.
+     */
+    void requireRecovery(FaultContext context, Before before, long lostAt, List<String> named,
+                         List<ProcessRole> alsoRestart) throws IOException, InterruptedException, SQLException {
+        SyncRulesGroup lost = before.lost();
         Checkpoint served = lost.checkpoint().orElseThrow();
         List<ProcessExit> exits = awaitWritersStopped(context, lost.id(), served, named);
         long detected = (System.nanoTime() - lostAt) / 1_000_000;
@@ -56,7 +87,7 @@ final class LostTableLog {
             + lost.id() + " serves " + served);
         recover(context, exits, alsoRestart);
         SyncRulesGroup replacement = awaitReplacement(context, lost.id(), served);
-        long written = SourceHistory.versions(context.directSettings().source()) - writesBefore;
+        long written = SourceHistory.versions(before.settings().source()) - before.writesBefore();
         context.log(scenario + ": group " + replacement.id() + " ACTIVE at " + replacement.checkpoint().orElseThrow()
             + ", past group " + lost.id() + "'s " + served + "; the workload wrote " + written
             + " row versions meanwhile");

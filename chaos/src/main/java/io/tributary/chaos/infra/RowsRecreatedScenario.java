@@ -1,15 +1,12 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.harness.PipelineSettings;
-import io.tributary.chaos.harness.ProcessRole;
 import io.tributary.chaos.run.Phase;
-import io.tributary.chaos.workload.SourceHistory;
-import io.tributary.storage.groups.SyncRulesGroup;
-import io.tributary.topics.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -43,21 +40,17 @@ public final class RowsRecreatedScenario implements InfraScenario {
 
     @Override
     public void inject(FaultContext context) throws Exception {
-        PipelineSettings settings = context.directSettings();
-        if (!context.awaitStreaming(context.between(Duration.ofSeconds(2), Duration.ofSeconds(5)))) {
+        Optional<LostTableLog.Before> streaming = loss.beforeLoss(context);
+        if (streaming.isEmpty()) {
             return;
         }
-        Phase hit = context.phase();
-        SyncRulesGroup lost = context.newestGroup().orElseThrow();
-        String rows = new TopicNames(settings.topicPrefix()).rows();
-        long writesBefore = SourceHistory.versions(settings.source());
-        context.expectExits(ProcessRole.STORAGE_WRITER);
-        recreate(context, settings, rows);
+        LostTableLog.Before before = streaming.get();
+        recreate(context, before.settings(), before.rows());
         long recreated = System.nanoTime();
-        context.injected(rows + " deleted and created again (a new topic id) while group " + lost.id()
-            + " is ACTIVE", Phase.STREAMING, hit);
-        loss.requireRecovery(context, lost, recreated, writesBefore,
-            List.of("Sync rules group " + lost.id(), rows, "tributary recover"), List.of());
+        context.injected(before.rows() + " deleted and created again (a new topic id) while group "
+            + before.lost().id() + " is ACTIVE", Phase.STREAMING, before.hit());
+        loss.requireRecovery(context, before, recreated,
+            List.of("Sync rules group " + before.lost().id(), before.rows(), "tributary recover"), List.of());
     }
 
     /** Deletes {@code rows} and creates it again with the same partitions and topic settings. */
