@@ -5,14 +5,11 @@ import io.tributary.postgres.RetryPolicy;
 import io.tributary.postgres.StopSignal;
 import io.tributary.postgres.StoppedException;
 import io.tributary.snapshot.ChunkListener;
-import io.tributary.snapshot.internals.FailureKind;
 import io.tributary.snapshot.internals.Failures;
 import io.tributary.snapshot.internals.ProgressLog;
 import io.tributary.snapshot.publish.ChunkPublication;
-import io.tributary.snapshot.read.ChunkReader;
 import io.tributary.snapshot.read.SourceSession;
 import io.tributary.storage.progress.ChunkCompletion;
-import io.tributary.storage.progress.WindowKey;
 import io.tributary.storage.progress.WindowProgress;
 import io.tributary.topics.codec.DeadLetters;
 import io.tributary.topics.codec.MessageFormatException;
@@ -28,7 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -51,10 +47,9 @@ import org.slf4j.LoggerFactory;
  * and publishes them, and commits each task's offset once its chunk is acknowledged by Kafka and DONE in storage.
  *
  * <p>Batched: a poll returns at most {@link #tasksPerPoll} tasks (half the pipeline depth). The tasks of the highest
- * priority among them are claimed in one storage statement and read in one source transaction while it is young
- * ({@link ChunkReader#readAll}); a task of a lower priority is claimed and read on its own, after the gate checked it,
- * so priority is still rechecked before each such chunk. If a shared read fails, the chunks it did not finish are run
- * one by one as new attempts, each with its own retries and failure handling.
+ * priority among them are run together ({@link ChunkAttempts#runBatch}: one claim, one source transaction); a task
+ * of a lower priority is run on its own after the gate checked it, so priority is still rechecked before each such
+ * chunk.
  *
  * <p>Pipelined: after reading chunks the loop polls the next tasks while Kafka still acknowledges the previous ones;
  * at most {@code pipelineDepth} read chunks wait for acknowledgement. The chunks acknowledged by then are marked
@@ -64,9 +59,9 @@ import org.slf4j.LoggerFactory;
  * skipped that is not DONE. While a long read runs the loop keeps its group membership alive (a poll with every
  * partition paused).
  *
- * <p>Failures: a transient one re-runs the chunk as a new attempt after a backoff, up to the retry deadline; a
- * permanent one for the table fails its window in storage and commits the task; anything else stops the loop
- * ({@link #failure()}). Runs on its own thread; {@link #failure()} may be read from any thread.
+ * <p>Failures of a read, and of a chunk Kafka did not acknowledge, are handled as {@link ChunkAttempts} decides:
+ * another attempt, the table's window failed, or the loop stopped ({@link #failure()}). Runs on its own thread;
+ * {@link #failure()} may be read from any thread.
  */
 final class WorkerLoop implements Runnable {
 
@@ -83,7 +78,7 @@ final class WorkerLoop implements Runnable {
     private final String tasksTopic;
     private final String deadLetterTopic;
     private final SourceSession session;
-    private final ChunkReader reader;
+    private final ChunkAttempts attempts;
     private final ProgressStore store;
     private final PriorityGate gate;
     private final ChunkListener listener;
@@ -105,7 +100,6 @@ final class WorkerLoop implements Runnable {
         this.tasksTopic = resources.topics().snapshotTasks();
         this.deadLetterTopic = resources.topics().deadLetters();
         this.session = resources.session();
-        this.reader = resources.reader();
         this.store = resources.store();
         this.gate = new PriorityGate(resources.layout(), tasksTopic, resources.lag(), Duration.ofMillis(250),
             System::nanoTime);
@@ -114,6 +108,7 @@ final class WorkerLoop implements Runnable {
         this.retry = resources.retry();
         this.stop = resources.stop();
         this.pipelineDepth = resources.pipelineDepth();
+        this.attempts = new ChunkAttempts(resources, () -> aborted, this::keepAlive);
     }
 
     /** Stops at once: no offset is committed any more, work in progress is redone elsewhere as a new attempt. */
@@ -179,7 +174,7 @@ final class WorkerLoop implements Runnable {
 
     /** Runs the tasks of one poll, in poll order (see the class comment). */
     private void handle(ConsumerRecords<byte[], byte[]> records) {
-        List<Queued> batch = new ArrayList<>();
+        List<ChunkAttempts.Queued> batch = new ArrayList<>();
         Set<TopicPartition> refused = new HashSet<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
@@ -190,7 +185,7 @@ final class WorkerLoop implements Runnable {
             try {
                 queued = (ChunkTask) TopicCodec.SNAPSHOT_TASKS.decode(record);
             } catch (MessageFormatException e) {
-                runBatch(batch);
+                attempts.runBatch(batch, inFlight::addLast);
                 batch.clear();
                 LOG.error("Undecodable task sent to {}: {}", deadLetterTopic, e.getMessage());
                 producer.send(DeadLetters.record(deadLetterTopic, record, STAGE, e));
@@ -200,155 +195,19 @@ final class WorkerLoop implements Runnable {
                 continue;
             }
             if (gate.alwaysStarts(partition)) {
-                batch.add(new Queued(record, queued));
+                batch.add(new ChunkAttempts.Queued(record, queued));
                 continue;
             }
-            runBatch(batch);
+            attempts.runBatch(batch, inFlight::addLast);
             batch.clear();
             if (!gate.mayStart(consumer, partition)) {
                 consumer.seek(partition, record.offset());
                 refused.add(partition);
                 continue;
             }
-            inFlight.addLast(run(record, queued));
+            inFlight.addLast(attempts.run(record, queued));
         }
-        runBatch(batch);
-    }
-
-    /**
-     * Claims the chunks of {@code batch} in one statement and reads them in shared transactions, adding each to the
-     * pipeline in poll order; a chunk named twice is read once (its second task is skipped). What a failed shared
-     * read did not finish is run task by task ({@link #run}).
-     */
-    private void runBatch(List<Queued> batch) {
-        if (batch.size() <= 1) {
-            batch.forEach(queued -> inFlight.addLast(run(queued.record(), queued.task())));
-            return;
-        }
-        List<String> ids = batch.stream().map(queued -> queued.task().chunkId()).toList();
-        Map<String, Integer> attempts = store.claimAll(ids);
-        Deque<Queued> order = new ArrayDeque<>(batch);
-        Set<String> reading = new HashSet<>();
-        List<ChunkTask> tasks = new ArrayList<>();
-        for (Queued queued : batch) {
-            Integer attempt = attempts.get(queued.task().chunkId());
-            if (attempt != null && reading.add(queued.task().chunkId())) {
-                tasks.add(queued.task().withAttempt(attempt));
-            }
-        }
-        try {
-            reader.readAll(tasks, this::started, publication -> {
-                skipUntil(order, publication.task().chunkId());
-                inFlight.addLast(InFlight.publishing(order.removeFirst().record(), publication));
-            });
-            skipUntil(order, null);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoppedException("Interrupted while reading chunks " + ids);
-        } catch (Exception e) {
-            if (aborted) {
-                throw new StoppedException("Aborted while reading chunks " + ids);
-            }
-            session.rollbackQuietly();
-            if (Failures.classifyRead(e) == FailureKind.RETRIABLE) {
-                session.discard();
-            }
-            LOG.warn("Shared read of chunks {} failed ({}); the chunks it did not finish are read again one by one as"
-                + " new attempts", ids, Failures.describe(e));
-            Set<String> rerun = new HashSet<>();
-            while (!order.isEmpty()) {
-                Queued queued = order.removeFirst();
-                if (reading.contains(queued.task().chunkId()) && rerun.add(queued.task().chunkId())) {
-                    inFlight.addLast(run(queued.record(), queued.task()));
-                } else {
-                    skip(queued);
-                }
-            }
-        }
-    }
-
-    /**
-     * Adds the tasks at the head of {@code order} before the task of {@code chunkId} (every one, if null) to the
-     * pipeline as skipped: their chunks are DONE, their windows closed, or read by an earlier task of the batch.
-     */
-    private void skipUntil(Deque<Queued> order, String chunkId) {
-        while (!order.isEmpty() && !order.peekFirst().task().chunkId().equals(chunkId)) {
-            skip(order.removeFirst());
-        }
-    }
-
-    private void skip(Queued queued) {
-        LOG.debug("Skipping chunk {}: done already, its window is closed, or read by another task of its batch",
-            queued.task().chunkId());
-        listener.chunkSkipped(queued.task());
-        inFlight.addLast(InFlight.commitOnly(queued.record(), queued.task()));
-    }
-
-    /** Reports that {@code task}'s read starts; returns its progress listener. */
-    private ChunkReader.Progress started(ChunkTask task) {
-        listener.chunkStarted(task);
-        progress.chunkStarted(task.table().schema(), task.table().name(), task.windowId());
-        return rows -> {
-            listener.rowsRead(task, rows);
-            keepAlive();
-        };
-    }
-
-    /** Claims and reads the chunk of {@code queued}, retrying transient failures as new attempts. */
-    private InFlight run(ConsumerRecord<byte[], byte[]> record, ChunkTask queued) {
-        Backoff backoff = Backoff.of(retry);
-        while (true) {
-            OptionalInt attempt = store.claim(queued.chunkId());
-            if (attempt.isEmpty()) {
-                LOG.debug("Skipping chunk {}: done already or its window is closed", queued.chunkId());
-                listener.chunkSkipped(queued);
-                return InFlight.commitOnly(record, queued);
-            }
-            ChunkTask task = queued.withAttempt(attempt.getAsInt());
-            try {
-                ChunkPublication publication = reader.read(task, started(task));
-                return InFlight.publishing(record, publication);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoppedException("Interrupted while reading chunk " + task.chunkId());
-            } catch (Exception e) {
-                if (aborted) {
-                    throw new StoppedException("Aborted while reading chunk " + task.chunkId());
-                }
-                session.rollbackQuietly();
-                if (!recover(task, e, backoff)) {
-                    return InFlight.commitOnly(record, task);
-                }
-            }
-        }
-    }
-
-    /**
-     * Handles the failure of {@code task}: true to run the chunk again (after a backoff), false if the table's
-     * window failed (the task is to be committed); throws if the loop must stop.
-     */
-    private boolean recover(ChunkTask task, Exception e, Backoff backoff) {
-        switch (Failures.classifyRead(e)) {
-            case TABLE:
-                String error = "Chunk " + task.chunkId() + " " + task.range() + " of " + task.table().quoted()
-                    + " failed permanently: " + Failures.describe(e);
-                LOG.error("{}; the table's snapshot window {} is FAILED", error, task.windowId());
-                store.fail(WindowKey.of(task.table().schema(), task.table().name(), task.windowId()), error);
-                listener.tableFailed(task.table(), task.windowId(), error);
-                return false;
-            case RETRIABLE:
-                session.discard();
-                Duration wait = backoff.failed("Chunk " + task.chunkId() + " of " + task.table().quoted(), e);
-                LOG.warn("Chunk {} of {} attempt {} failed ({}); retry {} in {} ms as a new attempt", task.chunkId(),
-                    task.table().quoted(), task.attempt(), Failures.describe(e), backoff.failures(), wait.toMillis());
-                if (!stop.pause(wait)) {
-                    throw new StoppedException("Chunk " + task.chunkId() + " abandoned: stopping");
-                }
-                return true;
-            default:
-                throw new IllegalStateException("Chunk " + task.chunkId() + " of " + task.table().quoted()
-                    + " failed: " + Failures.describe(e), e);
-        }
+        attempts.runBatch(batch, inFlight::addLast);
     }
 
     /**
@@ -408,12 +267,12 @@ final class WorkerLoop implements Runnable {
             Throwable error = Failures.unwrap(current.publication().get().acknowledged().handle((v, e) -> e).join());
             LOG.warn("Chunk {} attempt {} was not acknowledged by Kafka: {}", current.task().chunkId(),
                 current.task().attempt(), Failures.describe(error));
-            if (!recover(current.task(), error instanceof Exception ex ? ex : new IllegalStateException(error),
+            if (!attempts.recover(current.task(), error instanceof Exception ex ? ex : new IllegalStateException(error),
                 backoff)) {
                 commit(current.record());
                 return;
             }
-            current = run(current.record(), current.task());
+            current = attempts.run(current.record(), current.task());
             awaitSettled(current);
         }
         completeAll(List.of(current));
@@ -554,9 +413,5 @@ final class WorkerLoop implements Runnable {
             inFlight.removeIf(entry -> partitions.contains(entry.partition()));
             offsets.forget(partitions);
         }
-    }
-
-    /** A polled task, before its claim. */
-    private record Queued(ConsumerRecord<byte[], byte[]> record, ChunkTask task) {
     }
 }
