@@ -57,14 +57,26 @@ public final class StreamWorker implements Stage {
     }
 
     /**
-     * Checks that the topics exist and are co-partitioned, then starts the merge.
+     * Checks that the topics exist and are co-partitioned and that the group can go on where it stopped
+     * ({@link MergeInputCheck}), then starts the merge.
      *
-     * @throws StreamWorkerException if a topic is missing, the co-partitioned topics differ in partition count,
-     *                               or the cluster does not answer within {@link #METADATA_TIMEOUT}
+     * @throws StreamWorkerException    if a topic is missing, the co-partitioned topics differ in partition count,
+     *                                  or the cluster does not answer within {@link #METADATA_TIMEOUT}
+     * @throws MergeInputLostException if Kafka lost input records the group had not merged yet
      */
     public static StreamWorker start(StreamWorkerConfig config) {
         Objects.requireNonNull(config, "config");
-        int partitions = coPartitionCount(config);
+        int partitions;
+        StreamsConfig streamsConfig = new StreamsConfig(config.streamsProperties());
+        try (Admin admin = Admin.create(streamsConfig.getAdminConfigs(config.applicationId() + "-metadata"))) {
+            partitions = coPartitionCount(admin, config.topics());
+            List<MergeInputCheck.Loss> losses = MergeInputCheck.find(admin,
+                streamsConfig.getRestoreConsumerConfigs(config.applicationId() + "-input-check"), config.topics(),
+                METADATA_TIMEOUT);
+            if (!losses.isEmpty()) {
+                throw new MergeInputLostException(config.applicationId(), losses);
+            }
+        }
         KafkaStreams streams = new KafkaStreams(MergeTopology.build(config.topics(), partitions),
             config.streamsProperties());
         StreamWorker worker = new StreamWorker(streams, config.applicationId());
@@ -109,11 +121,9 @@ public final class StreamWorker implements Stage {
         }
     }
 
-    private static int coPartitionCount(StreamWorkerConfig config) {
-        TopicNames names = config.topics();
+    private static int coPartitionCount(Admin admin, TopicNames names) {
         List<String> coPartitioned = List.of(names.changes(), names.snapshotRows(), names.rows());
-        StreamsConfig streamsConfig = new StreamsConfig(config.streamsProperties());
-        try (Admin admin = Admin.create(streamsConfig.getAdminConfigs(config.applicationId() + "-metadata"))) {
+        try {
             Map<String, TopicDescription> topics = admin.describeTopics(
                     List.of(names.changes(), names.snapshotRows(), names.rows(), names.deadLetters()))
                 .allTopicNames().get(METADATA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

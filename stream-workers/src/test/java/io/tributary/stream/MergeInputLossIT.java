@@ -1,0 +1,195 @@
+package io.tributary.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.TopicLayout;
+import io.tributary.topics.TopicNames;
+import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.KeyValues;
+import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.RowJson;
+import io.tributary.topics.messages.TableId;
+import io.tributary.topics.provision.TopicProvisioner;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kafka removes records of {@code changes} the stream workers had not merged (retention while they were stopped; a
+ * log deleted and created again, which also drops the group's offsets of it): their next start refuses, naming each
+ * partition, what was found and {@code tributary recover}, instead of reading on from the log's start and losing
+ * those changes for good. A group that had read everything starts as usual after retention removed it all (the logs
+ * are written in Kafka transactions, as ingest writes them, so their last offsets are commit markers), and so does a
+ * group whose first transaction was aborted before it committed any offset (its merge state holds aborted records
+ * only).
+ */
+@RealServices
+class MergeInputLossIT {
+
+    private static final int PARTITIONS = 2;
+    private static final TableId TABLE = TableId.of("public", "items");
+    private static final Duration MERGED = Duration.ofSeconds(60);
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void changesRemovedBeforeTheMergeReadThemStopTheNextStartNamingThemAndTheRecovery(TestServices services)
+        throws Exception {
+        TopicNames names = provision(services);
+        try (KafkaProducer<byte[], byte[]> producer = producer(services);
+             Admin admin = Admin.create(services.kafkaProperties())) {
+            sendInserts(producer, names, 1, 100);
+            mergeEverything(services, names, admin, "first");
+            removeEveryRecord(admin, names);
+            try (StreamWorker worker = start(services, names, "after-retention-of-read-changes")) {
+                await().atMost(MERGED).until(() -> worker.state() == KafkaStreams.State.RUNNING);
+            }
+
+            sendInserts(producer, names, 101, 200);
+            removeEveryRecord(admin, names);
+
+            assertThatThrownBy(() -> start(services, names, "after-retention-of-unread-changes"))
+                .isInstanceOf(MergeInputLostException.class)
+                .hasMessageContaining(names.changes() + "-0: committed offset")
+                .hasMessageContaining(names.changes() + "-1: committed offset")
+                .hasMessageContaining("removed unread")
+                .hasMessageContaining("tributary recover --config FILE")
+                .satisfies(e -> assertThat(((MergeInputLostException) e).losses())
+                    .extracting(MergeInputCheck.Loss::partition)
+                    .containsExactly(new TopicPartition(names.changes(), 0), new TopicPartition(names.changes(), 1)));
+        }
+    }
+
+    @Test
+    void aChangesLogCreatedAgainStopsTheNextStart(TestServices services) throws Exception {
+        TopicNames names = provision(services);
+        try (KafkaProducer<byte[], byte[]> producer = producer(services);
+             Admin admin = Admin.create(services.kafkaProperties())) {
+            sendInserts(producer, names, 1, 100);
+            mergeEverything(services, names, admin, "first");
+            admin.deleteTopics(List.of(names.changes())).all().get();
+            await().atMost(MERGED).ignoreExceptions().until(() -> {
+                TopicProvisioner.ensure(admin, names, layout());
+                return true;
+            });
+
+            assertThatThrownBy(() -> start(services, names, "on-the-new-log"))
+                .isInstanceOf(MergeInputLostException.class)
+                .hasMessageContaining(names.changes() + "-0: no committed offset, though the merge has state for it")
+                .hasMessageContaining("the log was deleted and created again");
+        }
+    }
+
+    @Test
+    void mergeStateOfATransactionAbortedBeforeTheGroupsFirstCommitIsNoLoss(TestServices services) throws Exception {
+        TopicNames names = provision(services);
+        String changelog = StreamWorkerConfig.applicationId(names) + "-merge-state-changelog";
+        try (KafkaProducer<byte[], byte[]> producer = producer(services);
+             Admin admin = Admin.create(services.kafkaProperties())) {
+            admin.createTopics(List.of(new NewTopic(changelog, PARTITIONS, (short) 1)
+                .configs(Map.of("cleanup.policy", "compact")))).all().get();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(changelog, 0, new byte[] {1}, new byte[] {1}));
+            producer.flush();
+            producer.abortTransaction();
+
+            try (StreamWorker worker = start(services, names, "first")) {
+                await().atMost(MERGED).until(() -> worker.state() == KafkaStreams.State.RUNNING);
+            }
+        }
+    }
+
+    /** Runs a stream worker until its group committed every partition of {@code changes} to its end, then stops it. */
+    private void mergeEverything(TestServices services, TopicNames names, Admin admin, String name) {
+        String group = StreamWorkerConfig.applicationId(names);
+        StreamWorker worker = start(services, names, name);
+        try {
+            await().atMost(MERGED).until(() -> {
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata().get();
+                Map<TopicPartition, OffsetSpec> latest = changesPartitions(names).stream()
+                    .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
+                return admin.listOffsets(latest).all().get().entrySet().stream().allMatch(end ->
+                    committed.containsKey(end.getKey())
+                        && committed.get(end.getKey()).offset() == end.getValue().offset());
+            });
+        } finally {
+            worker.close();
+        }
+    }
+
+    /** What retention does to every old segment: each partition's log start moved to its end. */
+    private static void removeEveryRecord(Admin admin, TopicNames names) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = changesPartitions(names).stream()
+            .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
+        Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+        admin.listOffsets(latest).all().get().forEach((partition, end) ->
+            delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
+        admin.deleteRecords(delete).all().get();
+    }
+
+    private static List<TopicPartition> changesPartitions(TopicNames names) {
+        return IntStream.range(0, PARTITIONS).mapToObj(p -> new TopicPartition(names.changes(), p)).toList();
+    }
+
+    private StreamWorker start(TestServices services, TopicNames names, String name) {
+        return StreamWorker.start(new StreamWorkerConfig(Map.of("bootstrap.servers",
+            services.kafkaBootstrapServers()), names, temp.resolve(name), 1));
+    }
+
+    private static TopicNames provision(TestServices services) {
+        TopicNames names = TopicNames.withPrefix(services.topicPrefix());
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            TopicProvisioner.ensure(admin, names, layout());
+        }
+        return names;
+    }
+
+    private static TopicLayout layout() {
+        return TopicLayout.of(PARTITIONS, 1, (short) 1);
+    }
+
+    /** Inserts {@code from..to} in one Kafka transaction, as ingest writes a source transaction. */
+    private static void sendInserts(KafkaProducer<byte[], byte[]> producer, TopicNames names, int from, int to) {
+        producer.beginTransaction();
+        for (int id = from; id <= to; id++) {
+            producer.send(TopicCodec.CHANGES.recordByKey(names.changes(), PARTITIONS, ChangeEvent.insert(TABLE,
+                KeyValues.of("[" + id + "]"), RowJson.of("{\"id\":" + id + "}"), Lsn.of(1_000L + id), 0, id)));
+        }
+        producer.commitTransaction();
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(TestServices services) {
+        Properties properties = new Properties();
+        properties.putAll(services.kafkaProperties());
+        properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, services.topicPrefix() + "test-ingest");
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
+            new ByteArraySerializer());
+        producer.initTransactions();
+        return producer;
+    }
+}
