@@ -1,0 +1,159 @@
+package io.tributary.launcher.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.launcher.cli.RecoverCommand;
+import io.tributary.launcher.config.ConfigLoader;
+import io.tributary.launcher.config.TributaryConfig;
+import io.tributary.launcher.env.Environment;
+import io.tributary.launcher.env.Role;
+import io.tributary.launcher.env.SampleDataset;
+import io.tributary.launcher.env.StartupWait;
+import io.tributary.storage.groups.GroupState;
+import io.tributary.storage.groups.SyncRulesGroups;
+import io.tributary.storage.schema.Migrations;
+import io.tributary.stream.MergeInputLostException;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.topics.TopicNames;
+import io.tributary.writer.lifecycle.Deployments;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Kafka removes changes the stream workers had not merged: they were stopped while ingest captured a delete, an
+ * update and an insert, and retention then removed those records from {@code changes}. The next run refuses to start
+ * the stream workers, naming the loss and {@code tributary recover}; recover snapshots every table again, replacing
+ * its rows, and moves the stream workers past the loss; the next run then serves the source as it is, the captured
+ * changes included, from the same group.
+ */
+@RealServices
+class LostChangesIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void changesRemovedBeforeTheMergeReadThemStopTheRunAndRecoverBringsThemBack(TestServices services)
+        throws Exception {
+        PostgresDatabase source = services.newDatabase();
+        PostgresDatabase storage = services.newDatabase();
+        try (Connection c = source.connect()) {
+            new SampleDataset(5, 20, 200).load(c);
+        }
+        Path rules = Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
+        Path configFile = TestConfigFile.write(dir, services, source, storage, rules, 2, 50);
+        long group;
+        try (Connection c = storage.connect()) {
+            Migrations.migrate(c);
+            group = Deployments.deploy(c, SampleDataset.syncRules()).id();
+        }
+        TributaryConfig config = ConfigLoader.load(Optional.of(configFile), Map.of());
+        try (Environment environment = Environment.start(config, StartupWait.NONE);
+             Pipeline pipeline = Pipeline.start(config, environment, Role.ALL, Files.createDirectory(dir.resolve("a")),
+                 new SimpleMeterRegistry(), StartupWait.NONE)) {
+            await("group " + group + " ACTIVE").atMost(Duration.ofSeconds(90)).until(() -> state(storage, group)
+                == GroupState.ACTIVE);
+        }
+
+        try (Environment environment = Environment.start(config, StartupWait.NONE);
+             Pipeline ingest = Pipeline.start(config, environment, Role.INGEST, Files.createDirectory(dir.resolve("b")),
+                 new SimpleMeterRegistry(), StartupWait.NONE)) {
+            String written;
+            try (Connection c = source.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("DELETE FROM public.todos WHERE id = 7");
+                s.executeUpdate("UPDATE public.todos SET description = 'changed while no stream worker ran' WHERE id"
+                    + " = 8");
+                s.executeUpdate("INSERT INTO public.todos SELECT 100000, list_id, owner_id, 'inserted while no stream"
+                    + " worker ran', false, priority, created_at FROM public.todos WHERE id = 9");
+                written = lsn(s, "SELECT pg_current_wal_lsn()::text");
+            }
+            String slot = config.replication().slotName();
+            await("the changes in Kafka (the slot confirmed past them)").atMost(Duration.ofSeconds(60)).until(() -> {
+                try (Connection c = source.connect(); Statement s = c.createStatement()) {
+                    return lsn(s, "SELECT (confirmed_flush_lsn >= '" + written + "'::pg_lsn)::text FROM"
+                        + " pg_replication_slots WHERE slot_name = '" + slot + "'").equals("true");
+                }
+            });
+            assertThat(ingest.problem()).isEmpty();
+        }
+        removeEveryRecordOfChanges(services, Pipeline.topics(config));
+
+        try (Environment environment = Environment.start(config, StartupWait.NONE)) {
+            assertThatThrownBy(() -> Pipeline.start(config, environment, Role.ALL,
+                Files.createDirectory(dir.resolve("c")), new SimpleMeterRegistry(), StartupWait.NONE))
+                .isInstanceOf(MergeInputLostException.class)
+                .hasMessageContaining("removed unread")
+                .hasMessageContaining("tributary recover --config FILE");
+        }
+
+        StringWriter out = new StringWriter();
+        CommandLine recover = new CommandLine(new RecoverCommand());
+        recover.setOut(new PrintWriter(out));
+        assertThat(recover.execute("--config", configFile.toString())).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("Kafka lost records the stream workers had not merged",
+            "is snapshotted again, replacing its rows");
+
+        try (Environment environment = Environment.start(config, StartupWait.NONE);
+             Pipeline pipeline = Pipeline.start(config, environment, Role.ALL, Files.createDirectory(dir.resolve("d")),
+                 new SimpleMeterRegistry(), StartupWait.NONE);
+             Connection src = source.connect(); Connection st = storage.connect()) {
+            Map<String, StorageContents.Bucket> expected = StorageContents.expected(src, SampleDataset.syncRules());
+            await("group " + group + " serves the source").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(StorageContents.served(st, group)).isEqualTo(expected));
+            assertThat(state(storage, group)).isEqualTo(GroupState.ACTIVE);
+            assertThat(pipeline.problem()).isEmpty();
+        }
+    }
+
+    /** What retention does to old segments: each partition's log start moved to its end. */
+    private static void removeEveryRecordOfChanges(TestServices services, TopicNames names) throws Exception {
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            int partitions = admin.describeTopics(List.of(names.changes())).allTopicNames().get()
+                .get(names.changes()).partitions().size();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                latest.put(new TopicPartition(names.changes(), p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((partition, end) ->
+                delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
+            admin.deleteRecords(delete).all().get();
+        }
+    }
+
+    private static String lsn(Statement s, String query) throws Exception {
+        try (ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static GroupState state(PostgresDatabase storage, long id) throws Exception {
+        try (Connection c = storage.connect()) {
+            return SyncRulesGroups.find(c, id).orElseThrow().state();
+        }
+    }
+}
