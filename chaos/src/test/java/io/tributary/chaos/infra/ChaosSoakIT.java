@@ -27,7 +27,7 @@ class ChaosSoakIT {
 
     private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
         "row-id-conflict", CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections",
-        "slow-storage", "redeploy", "kafka-wiped");
+        "slow-storage", "redeploy-mid-snapshot", "kafka-wiped");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {

@@ -79,7 +79,7 @@ class InfraScenariosIT {
     @Test
     void newRulesDeployedMidSnapshotTakeOverAndConverge(TestServices services) {
         long seed = Runs.seed();
-        InfraRuns.runClean(services, "redeploy", seed, new RedeployScenario(), 1);
+        InfraRuns.runClean(services, "redeploy-mid-snapshot", seed, new RedeployScenario(), 1);
     }
 
     @Test
