@@ -199,6 +199,32 @@ class TableLogLostIT {
         }
     }
 
+    /**
+     * The group's log was recorded on another cluster (as after a Kafka replaced by a new cluster at the same
+     * address, whose topics were provisioned again with the same names): the start names both cluster ids.
+     */
+    @Test
+    void aLogRecordedOnAnotherClusterStopsTheWriterNamingBothClusterIds(TestServices services) throws Exception {
+        try (WriterHarness h = WriterHarness.create(services, 1, StorageWriterIT.RULES)) {
+            writeAndApply(h);
+            String current;
+            try (Connection c = h.db.connect(); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT cluster_id FROM tributary.group_kafka_logs WHERE group_id = "
+                    + h.groupId)) {
+                    assertThat(rs.next()).as("the group's log is recorded").isTrue();
+                    current = rs.getString(1);
+                }
+                s.executeUpdate("UPDATE tributary.group_kafka_logs SET cluster_id = 'lostClusterId0000000A' WHERE"
+                    + " group_id = " + h.groupId);
+            }
+
+            TableLogLostException lost = failureOfAStart(h);
+            assertThat(lost.loss()).isEqualTo(TableLogLostException.Loss.LOG);
+            assertThat(lost.getMessage()).contains(h.names.rows(), "lostClusterId0000000A", current,
+                "tributary recover");
+        }
+    }
+
     @Test
     void aStoredOffsetPastTheEndOfTheLogStopsTheWriter(TestServices services) throws Exception {
         try (WriterHarness h = WriterHarness.create(services, 1, StorageWriterIT.RULES)) {
