@@ -1,9 +1,11 @@
 package io.tributary.stream;
 
+import io.tributary.stream.internals.StoreKeys;
 import io.tributary.stream.topology.MergeTopology;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,6 +22,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -33,13 +36,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * end means the log lost records or was created again. Either way those changes never reached {@code rows}, and
  * reading on would lose them silently (the merge's sources start from the log's start when their offset is not in
  * the log). A partition of {@code changes} without a committed offset is read from its start: right for a new
- * group or a new cluster, but not when the merge has state for that partition (its changelog holds records): then
+ * group or a new cluster, but not when the merge has state for that partition (its changelog holds its partition
+ * state, which only records of {@code changes} write): then
  * the log was deleted and created again (Kafka drops a group's offsets with the topic) or the group's offsets expired
- * (the group stayed empty longer than {@code offsets.retention.minutes}), and what it had not read is gone. Ingest
- * writes a barrier to every partition of {@code changes} before any snapshot row can be merged, so every partition
- * the merge has state for has an offset committed in {@code changes}.
+ * (the group stayed empty longer than {@code offsets.retention.minutes}), and what it had not read is gone.
  */
 public final class MergeInputCheck {
+
+    private static final byte[] PARTITION_STATE = StoreKeys.partition().get();
 
     /**
      * An input partition whose unread records are gone.
@@ -116,9 +120,10 @@ public final class MergeInputCheck {
     }
 
     /**
-     * The partitions of {@code changes} without a committed offset whose merge state has a committed record (read
-     * {@code read_committed}: a first transaction the coordinator aborted leaves records in the changelog, and the
-     * group no offset, with nothing lost).
+     * The partitions of {@code changes} without a committed offset whose merge state holds a committed partition
+     * state, which only records of {@code changes} write (read {@code read_committed}: a first transaction the
+     * coordinator aborted leaves records in the changelog and the group no offset, with nothing lost; and snapshot
+     * rows merged before the partition's first change leave table and chunk states only).
      */
     private static List<Loss> withoutOffsets(Admin admin, Map<String, Object> consumerSettings, String groupId,
                                              TopicDescription changes, Map<TopicPartition, Long> read,
@@ -136,7 +141,7 @@ public final class MergeInputCheck {
             return List.of();
         }
         List<Loss> losses = new ArrayList<>();
-        for (TopicPartition state : withCommittedRecords(consumerSettings, unread, timeout)) {
+        for (TopicPartition state : withPartitionState(consumerSettings, unread, timeout)) {
             losses.add(new Loss(new TopicPartition(changes.name(), state.partition()), "no committed offset,"
                 + " though the merge has state for it (in " + changelog + "): the log was deleted and created"
                 + " again, or the group's offsets expired"));
@@ -144,8 +149,8 @@ public final class MergeInputCheck {
         return losses;
     }
 
-    /** The partitions among {@code partitions} that hold a committed record. */
-    private static List<TopicPartition> withCommittedRecords(Map<String, Object> consumerSettings,
+    /** The changelog partitions among {@code partitions} that hold a committed partition state. */
+    private static List<TopicPartition> withPartitionState(Map<String, Object> consumerSettings,
                                                              List<TopicPartition> partitions, Duration timeout)
         throws TimeoutException {
         Map<String, Object> settings = new HashMap<>(consumerSettings);
@@ -168,8 +173,10 @@ public final class MergeInputCheck {
                 if (System.nanoTime() - deadline > 0) {
                     throw new TimeoutException("reading " + open + " to its end took longer than " + timeout);
                 }
-                for (TopicPartition partition : consumer.poll(Duration.ofMillis(200)).partitions()) {
-                    if (open.remove(partition)) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                    if (record.value() != null && Arrays.equals(record.key(), PARTITION_STATE)
+                        && open.remove(partition)) {
                         found.add(partition);
                         consumer.pause(List.of(partition));
                     }
