@@ -36,10 +36,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * end means the log lost records or was created again. Either way those changes never reached {@code rows}, and
  * reading on would lose them silently (the merge's sources start from the log's start when their offset is not in
  * the log). A partition of {@code changes} without a committed offset is read from its start: right for a new
- * group or a new cluster, but not when the merge has state for that partition (its changelog holds its partition
- * state, which only records of {@code changes} write): then
- * the log was deleted and created again (Kafka drops a group's offsets with the topic) or the group's offsets expired
- * (the group stayed empty longer than {@code offsets.retention.minutes}), and what it had not read is gone.
+ * group or a new cluster, but not when the merge has state for that partition (its changelog holds the partition's
+ * state, which only records of {@code changes} write): then the log was deleted and created again (Kafka drops a
+ * group's offsets with the topic) or the group's offsets expired (the group stayed empty longer than
+ * {@code offsets.retention.minutes}), and what it had not read is gone.
  */
 public final class MergeInputCheck {
 
