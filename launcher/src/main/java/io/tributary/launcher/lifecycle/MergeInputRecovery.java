@@ -1,7 +1,5 @@
 package io.tributary.launcher.lifecycle;
 
-import io.tributary.storage.progress.SnapshotProgress;
-import io.tributary.storage.progress.WindowProgress;
 import io.tributary.stream.MergeInputCheck;
 import io.tributary.stream.StreamWorkerConfig;
 import io.tributary.topics.TopicNames;
@@ -23,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Recovery after Kafka lost input records the stream workers had not merged ({@link MergeInputCheck}): those
  * changes are missing from {@code rows}, so every table is snapshotted again in a window that replaces its rows
- * (an open window is failed first: its markers may be among the lost records, and it would never become ready), and
- * only then is the stream workers' group moved to the start of each lost partition. Groups keep serving their last
+ * ({@link TableLogRecovery.TableRebuild}), and only then is the stream workers' group moved to the start of each
+ * lost partition. Groups keep serving their last
  * checkpoint meanwhile; the checkpoints of a group wait for the new windows of the tables it reads. Needs the stream
  * workers stopped (their group empty). Idempotent: once the group is moved, the check finds nothing; if the move
  * failed, a second run snapshots again and moves it.
@@ -79,10 +77,6 @@ public final class MergeInputRecovery {
         }
         int tables = 0;
         if (!rebuilt) {
-            for (WindowProgress window : SnapshotProgress.latestWindows(storage)) {
-                SnapshotProgress.fail(storage, window.window(), "Kafka lost records of the table's changes before"
-                    + " the stream workers merged them; the table is snapshotted again");
-            }
             tables = rebuild.snapshotEveryTable(storage);
         }
         Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();

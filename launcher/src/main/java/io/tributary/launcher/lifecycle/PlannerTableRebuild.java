@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 
 /**
  * Rebuilds the table log through the snapshot planner: a new window, at the top priority, for every table storage
- * has a window for (a table with a window open is left to it).
+ * has a window for. A window still open is failed first: its markers were in the records Kafka lost, so the merge
+ * would never see it open and it would never become ready.
  */
 public final class PlannerTableRebuild implements TableLogRecovery.TableRebuild {
 
@@ -32,6 +33,8 @@ public final class PlannerTableRebuild implements TableLogRecovery.TableRebuild 
         Set<TableId> tables = new LinkedHashSet<>();
         for (WindowProgress window : SnapshotProgress.latestWindows(storage)) {
             tables.add(TableId.of(window.window().schema(), window.window().table()));
+            SnapshotProgress.fail(storage, window.window(), "Kafka lost records of this window's table log before"
+                + " the window was ready; the table is snapshotted again in a new window");
         }
         int opened = 0;
         for (TableId table : tables) {

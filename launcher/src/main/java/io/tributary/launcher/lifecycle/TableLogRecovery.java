@@ -38,7 +38,10 @@ public final class TableLogRecovery {
     private static final String RECORD_REBUILD = "INSERT INTO tributary.kafka_log_rebuilds (cluster_id, topic_id,"
         + " topic) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
 
-    /** Opens a new snapshot window for every table of the source that storage knows. */
+    /**
+     * Opens a new snapshot window for every table of the source that storage knows, failing its open window first
+     * (its markers were among the records Kafka lost).
+     */
     @FunctionalInterface
     public interface TableRebuild {
         /**

@@ -25,6 +25,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -90,6 +91,64 @@ class LostTableLogIT {
                  Files.createDirectory(dir.resolve("c")), new SimpleMeterRegistry(), StartupWait.NONE)) {
             awaitReplacementServingTheSource(world, replacement);
             assertThat(newest(world.storage).id()).as("one replacement").isEqualTo(replacement);
+        }
+    }
+
+    /**
+     * Kafka is lost while every table is being snapshotted: the first run's snapshot workers never ran, so every
+     * window is open, its markers in the lost log. The recovery fails those windows and snapshots every table again;
+     * the replacement becomes ACTIVE and serves the source.
+     */
+    @Test
+    void aLogLostWhileEveryTableIsSnapshottingIsRebuiltWithNewWindows(TestServices services) throws Exception {
+        PostgresDatabase source = services.newDatabase();
+        PostgresDatabase storage = services.newDatabase();
+        try (Connection c = source.connect()) {
+            new SampleDataset(5, 20, 200).load(c);
+        }
+        Path rules = Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
+        Path configFile = TestConfigFile.write(dir, services, source, storage, rules, 2, 50);
+        long lostGroup;
+        try (Connection c = storage.connect()) {
+            Migrations.migrate(c);
+            lostGroup = Deployments.deploy(c, SampleDataset.syncRules()).id();
+        }
+        TributaryConfig first = ConfigLoader.load(Optional.of(configFile), Map.of());
+        try (Environment environment = Environment.start(first, StartupWait.NONE);
+             Pipeline writers = Pipeline.start(first, environment, Role.STORAGE,
+                 Files.createDirectory(dir.resolve("a")), new SimpleMeterRegistry(), StartupWait.NONE);
+             Pipeline stream = Pipeline.start(first, environment, Role.REPLICATION_STREAMING,
+                 Files.createDirectory(dir.resolve("b")), new SimpleMeterRegistry(), StartupWait.NONE);
+             Pipeline ingest = Pipeline.start(first, environment, Role.INGEST, Files.createDirectory(dir.resolve("c")),
+                 new SimpleMeterRegistry(), StartupWait.NONE)) {
+            await("every table snapshotting, the group's log recorded").atMost(Duration.ofSeconds(90)).until(() -> {
+                try (Connection c = storage.connect();
+                     Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM tributary.source_tables WHERE state"
+                         + " = 'SNAPSHOTTING'), (SELECT count(*) FROM tributary.group_kafka_logs)")) {
+                    rs.next();
+                    return rs.getInt(1) == 3 && rs.getInt(2) == 1;
+                }
+            });
+        }
+        Files.writeString(configFile, Files.readString(configFile).replace("topic_prefix: " + services.topicPrefix(),
+            "topic_prefix: " + services.topicPrefix() + "new."));
+        TributaryConfig second = ConfigLoader.load(Optional.of(configFile), Map.of());
+
+        try (Environment environment = Environment.start(second, StartupWait.NONE);
+             Pipeline pipeline = Pipeline.start(second, environment, Role.ALL, Files.createDirectory(dir.resolve("d")),
+                 new SimpleMeterRegistry(), StartupWait.NONE)) {
+            long replacement = await("a replacement of group " + lostGroup).atMost(DETECTION)
+                .until(() -> newest(storage).id(), id -> id > lostGroup);
+            await("replacement " + replacement + " ACTIVE").atMost(Duration.ofSeconds(120))
+                .until(() -> group(storage, replacement).state() == GroupState.ACTIVE);
+            try (Connection src = source.connect(); Connection st = storage.connect()) {
+                Map<String, StorageContents.Bucket> expected = StorageContents.expected(src,
+                    SampleDataset.syncRules());
+                await("the replacement serves the source").atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(StorageContents.served(st, replacement)).isEqualTo(expected));
+            }
+            assertThat(pipeline.problem()).isEmpty();
         }
     }
 
