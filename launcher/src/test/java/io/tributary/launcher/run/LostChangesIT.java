@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.launcher.cli.RecoverCommand;
-import io.tributary.launcher.config.ConfigLoader;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
@@ -14,13 +13,11 @@ import io.tributary.launcher.env.SampleDataset;
 import io.tributary.launcher.env.StartupWait;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.schema.Migrations;
 import io.tributary.stream.MergeInputLostException;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.topics.TopicNames;
-import io.tributary.writer.lifecycle.Deployments;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -32,7 +29,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -57,19 +53,12 @@ class LostChangesIT {
     @Test
     void changesRemovedBeforeTheMergeReadThemStopTheRunAndRecoverBringsThemBack(TestServices services)
         throws Exception {
-        PostgresDatabase source = services.newDatabase();
-        PostgresDatabase storage = services.newDatabase();
-        try (Connection c = source.connect()) {
-            new SampleDataset(5, 20, 200).load(c);
-        }
-        Path rules = Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
-        Path configFile = TestConfigFile.write(dir, services, source, storage, rules, 2, 50);
-        long group;
-        try (Connection c = storage.connect()) {
-            Migrations.migrate(c);
-            group = Deployments.deploy(c, SampleDataset.syncRules()).id();
-        }
-        TributaryConfig config = ConfigLoader.load(Optional.of(configFile), Map.of());
+        SampleDeployment deployment = SampleDeployment.create(services, dir);
+        PostgresDatabase source = deployment.source();
+        PostgresDatabase storage = deployment.storage();
+        Path configFile = deployment.configFile();
+        long group = deployment.group();
+        TributaryConfig config = deployment.config();
         try (Environment environment = Environment.start(config, StartupWait.NONE);
              Pipeline pipeline = Pipeline.start(config, environment, Role.ALL, Files.createDirectory(dir.resolve("a")),
                  new SimpleMeterRegistry(), StartupWait.NONE)) {

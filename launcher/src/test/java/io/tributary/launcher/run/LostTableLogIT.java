@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.launcher.cli.RecoverCommand;
-import io.tributary.launcher.config.ConfigLoader;
 import io.tributary.launcher.config.TributaryConfig;
 import io.tributary.launcher.env.Environment;
 import io.tributary.launcher.env.Role;
@@ -15,11 +14,9 @@ import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.GroupState;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.storage.groups.SyncRulesGroups;
-import io.tributary.storage.schema.Migrations;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
-import io.tributary.writer.lifecycle.Deployments;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -101,19 +98,11 @@ class LostTableLogIT {
      */
     @Test
     void aLogLostWhileEveryTableIsSnapshottingIsRebuiltWithNewWindows(TestServices services) throws Exception {
-        PostgresDatabase source = services.newDatabase();
-        PostgresDatabase storage = services.newDatabase();
-        try (Connection c = source.connect()) {
-            new SampleDataset(5, 20, 200).load(c);
-        }
-        Path rules = Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
-        Path configFile = TestConfigFile.write(dir, services, source, storage, rules, 2, 50);
-        long lostGroup;
-        try (Connection c = storage.connect()) {
-            Migrations.migrate(c);
-            lostGroup = Deployments.deploy(c, SampleDataset.syncRules()).id();
-        }
-        TributaryConfig first = ConfigLoader.load(Optional.of(configFile), Map.of());
+        SampleDeployment deployment = SampleDeployment.create(services, dir);
+        PostgresDatabase source = deployment.source();
+        PostgresDatabase storage = deployment.storage();
+        long lostGroup = deployment.group();
+        TributaryConfig first = deployment.config();
         try (Environment environment = Environment.start(first, StartupWait.NONE);
              Pipeline writers = Pipeline.start(first, environment, Role.STORAGE,
                  Files.createDirectory(dir.resolve("a")), new SimpleMeterRegistry(), StartupWait.NONE);
@@ -131,9 +120,7 @@ class LostTableLogIT {
                 }
             });
         }
-        Files.writeString(configFile, Files.readString(configFile).replace("topic_prefix: " + services.topicPrefix(),
-            "topic_prefix: " + services.topicPrefix() + "new."));
-        TributaryConfig second = ConfigLoader.load(Optional.of(configFile), Map.of());
+        TributaryConfig second = deployment.onNewTopics(services);
 
         try (Environment environment = Environment.start(second, StartupWait.NONE);
              Pipeline pipeline = Pipeline.start(second, environment, Role.ALL, Files.createDirectory(dir.resolve("d")),
@@ -162,19 +149,11 @@ class LostTableLogIT {
      * at new, empty topics (as a new cluster would be).
      */
     private World firstRunThenLoseKafka(TestServices services) throws Exception {
-        PostgresDatabase source = services.newDatabase();
-        PostgresDatabase storage = services.newDatabase();
-        try (Connection c = source.connect()) {
-            new SampleDataset(5, 20, 200).load(c);
-        }
-        Path rules = Files.writeString(dir.resolve("rules.yaml"), SampleDataset.syncRules());
-        Path configFile = TestConfigFile.write(dir, services, source, storage, rules, 2, 50);
-        long lostGroup;
-        try (Connection c = storage.connect()) {
-            Migrations.migrate(c);
-            lostGroup = Deployments.deploy(c, SampleDataset.syncRules()).id();
-        }
-        TributaryConfig first = ConfigLoader.load(Optional.of(configFile), Map.of());
+        SampleDeployment deployment = SampleDeployment.create(services, dir);
+        PostgresDatabase source = deployment.source();
+        PostgresDatabase storage = deployment.storage();
+        long lostGroup = deployment.group();
+        TributaryConfig first = deployment.config();
         try (Environment environment = Environment.start(first, StartupWait.NONE);
              Pipeline pipeline = Pipeline.start(first, environment, Role.ALL, Files.createDirectory(dir.resolve("a")),
                  new SimpleMeterRegistry(), StartupWait.NONE)) {
@@ -185,10 +164,8 @@ class LostTableLogIT {
         try (Connection c = source.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE public.todos SET description = 'changed while Kafka was gone' WHERE id = 7");
         }
-        Files.writeString(configFile, Files.readString(configFile).replace("topic_prefix: " + services.topicPrefix(),
-            "topic_prefix: " + services.topicPrefix() + "new."));
-        return new World(source, storage, configFile, ConfigLoader.load(Optional.of(configFile), Map.of()), lostGroup,
-            served);
+        TributaryConfig second = deployment.onNewTopics(services);
+        return new World(source, storage, deployment.configFile(), second, lostGroup, served);
     }
 
     /**
