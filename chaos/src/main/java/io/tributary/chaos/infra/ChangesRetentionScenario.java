@@ -10,15 +10,11 @@ import io.tributary.stream.StreamWorkerConfig;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -111,30 +107,9 @@ public final class ChangesRetentionScenario implements InfraScenario {
     private long removeEveryRecord(FaultContext context) throws InterruptedException {
         String changes = new TopicNames(settings.topicPrefix()).changes();
         try (Admin admin = settings.admin()) {
-            List<TopicPartition> partitions = admin.describeTopics(List.of(changes)).allTopicNames().get()
-                .get(changes).partitions().stream().map(p -> new TopicPartition(changes, p.partition())).toList();
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = offsets(admin, partitions,
-                OffsetSpec.earliest());
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = offsets(admin, partitions,
-                OffsetSpec.latest());
+            Map<TopicPartition, Long> ends = ChangesLog.ends(admin, changes);
             awaitConsumed(context, admin, ends);
-            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
-            long removed = 0;
-            for (TopicPartition partition : partitions) {
-                long end = ends.get(partition).offset();
-                delete.put(partition, RecordsToDelete.beforeOffset(end));
-                removed += end - starts.get(partition).offset();
-            }
-            admin.deleteRecords(delete).all().get();
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> after = offsets(admin, partitions,
-                OffsetSpec.earliest());
-            for (TopicPartition partition : partitions) {
-                if (after.get(partition).offset() < ends.get(partition).offset()) {
-                    throw new IllegalStateException("changes-retention: " + partition + " still starts at "
-                        + after.get(partition).offset() + ", before its end " + ends.get(partition).offset());
-                }
-            }
-            return removed;
+            return ChangesLog.removeBefore(admin, changes, ends);
         } catch (ExecutionException e) {
             throw new IllegalStateException("changes-retention: cannot remove the records of " + changes,
                 e.getCause());
@@ -143,10 +118,9 @@ public final class ChangesRetentionScenario implements InfraScenario {
 
     /**
      * Waits until the stream workers committed every partition of {@code changes} up to {@code ends}: retention
-     * removes only what they read (a real retention would remove unread records too, a different fault).
+     * removes only what they read (removing unread records too is {@code changes-lost}).
      */
-    private void awaitConsumed(FaultContext context, Admin admin,
-                               Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends)
+    private void awaitConsumed(FaultContext context, Admin admin, Map<TopicPartition, Long> ends)
         throws InterruptedException, ExecutionException {
         String group = StreamWorkerConfig.applicationId(new TopicNames(settings.topicPrefix()));
         long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
@@ -154,7 +128,7 @@ public final class ChangesRetentionScenario implements InfraScenario {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                 .partitionsToOffsetAndMetadata().get();
             List<TopicPartition> behind = ends.keySet().stream().filter(p -> committed.get(p) == null
-                || committed.get(p).offset() < ends.get(p).offset()).toList();
+                || committed.get(p).offset() < ends.get(p)).toList();
             if (behind.isEmpty()) {
                 return;
             }
@@ -164,12 +138,5 @@ public final class ChangesRetentionScenario implements InfraScenario {
             }
             context.hold(POLL);
         }
-    }
-
-    private static Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets(Admin admin,
-            List<TopicPartition> partitions, OffsetSpec spec) throws InterruptedException, ExecutionException {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions.forEach(p -> request.put(p, spec));
-        return admin.listOffsets(request).all().get();
     }
 }

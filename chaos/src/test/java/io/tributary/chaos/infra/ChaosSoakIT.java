@@ -27,7 +27,7 @@ class ChaosSoakIT {
 
     private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
         "row-id-conflict", CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections",
-        "slow-storage", "redeploy-mid-snapshot", "kafka-wiped");
+        "slow-storage", "redeploy-mid-snapshot", "kafka-wiped", "changes-lost");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -91,6 +91,10 @@ class ChaosSoakIT {
             case "rows-recreated" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,
                     new RowsRecreatedScenario());
+            }
+            case "changes-lost" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new ChangesLostScenario());
             }
             case "row-id-conflict" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,

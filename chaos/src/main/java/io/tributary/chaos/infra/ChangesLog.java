@@ -1,0 +1,58 @@
+package io.tributary.chaos.infra;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+
+/** What the scenarios in which retention removes records of {@code changes} do to the topic. */
+final class ChangesLog {
+
+    private ChangesLog() {
+    }
+
+    /** Each partition's end offset of {@code topic}. */
+    static Map<TopicPartition, Long> ends(Admin admin, String topic) throws InterruptedException, ExecutionException {
+        return offsets(admin, topic, OffsetSpec.latest());
+    }
+
+    /**
+     * Moves each partition's log start to its offset in {@code ends}, as retention removes old segments; returns how
+     * many records that removed.
+     *
+     * @throws IllegalStateException if a partition still starts before its offset afterwards
+     */
+    static long removeBefore(Admin admin, String topic, Map<TopicPartition, Long> ends)
+        throws InterruptedException, ExecutionException {
+        Map<TopicPartition, Long> starts = offsets(admin, topic, OffsetSpec.earliest());
+        Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+        long removed = 0;
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            delete.put(end.getKey(), RecordsToDelete.beforeOffset(end.getValue()));
+            removed += end.getValue() - starts.get(end.getKey());
+        }
+        admin.deleteRecords(delete).all().get();
+        Map<TopicPartition, Long> after = offsets(admin, topic, OffsetSpec.earliest());
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            if (after.get(end.getKey()) < end.getValue()) {
+                throw new IllegalStateException(end.getKey() + " still starts at " + after.get(end.getKey())
+                    + ", before " + end.getValue());
+            }
+        }
+        return removed;
+    }
+
+    private static Map<TopicPartition, Long> offsets(Admin admin, String topic, OffsetSpec spec)
+        throws InterruptedException, ExecutionException {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
+            .forEach(p -> request.put(new TopicPartition(topic, p.partition()), spec));
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        admin.listOffsets(request).all().get().forEach((partition, info) -> offsets.put(partition, info.offset()));
+        return offsets;
+    }
+}
