@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * windows from its end until a barrier is found (barriers are frequent, so the first window nearly always has
  * one), and the barrier stored beside the source offsets ({@link StoredBarrier}), which retention of
  * {@code changes} does not remove. Every message read on the way is after that barrier (or at most at its LSN), so
- * the highest commit LSN among them is what the previous instance committed beyond its last barrier. Reads
+ * the highest commit LSN among them is what the previous instance committed beyond its last barrier; as retention
+ * may have removed those messages too, the position the engine's stored offsets resume after counts as well. Reads
  * committed records only ({@code read_committed}): a barrier of an aborted ingest transaction never counts, and
  * called after ingest's producer fenced its predecessor, no transaction of that predecessor is still open to hold
  * the read back. Uses its own consumer without a group; records that do not
@@ -99,8 +100,8 @@ public final class BarrierRecovery {
                     newest.put(p, found);
                 }
             }
-            Optional<Barrier> kept = stored.isPresent() ? readStored(consumer, stored.get(), deadline)
-                : Optional.empty();
+            Optional<Barrier> kept = stored.isPresent()
+                ? readStored(consumer, stored.get(), deadline, highestCommitted) : Optional.empty();
             RecoveredBarriers recovered = new RecoveredBarriers(partitions, newest, kept, highestCommitted[0]);
             LOG.info("Newest barrier in {}: {}, stored: {} (partitions behind it: {}); highest commit LSN after it: {}",
                 topic, recovered.latest().map(Object::toString).orElse("none"),
@@ -109,8 +110,13 @@ public final class BarrierRecovery {
         }
     }
 
+    /**
+     * The barrier {@code stored} holds; raises {@code highestCommitted[0]} to the position the engine's stored offsets
+     * resume after (every transaction committed to {@code changes} lies at or before it, even once retention removed
+     * those records).
+     */
     private static Optional<Barrier> readStored(KafkaConsumer<byte[], byte[]> consumer, StoredBarrier stored,
-                                                long deadline) {
+                                                long deadline, Lsn[] highestCommitted) {
         TopicPartition partition = new TopicPartition(stored.topic(), 0);
         consumer.assign(List.of(partition));
         consumer.seekToBeginning(List.of(partition));
@@ -123,6 +129,9 @@ public final class BarrierRecovery {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                 if (stored.isKey(record.key())) {
                     newest = StoredBarrier.parseNullable(record.value());
+                } else {
+                    stored.resumePosition(record.key(), record.value())
+                        .ifPresent(lsn -> highestCommitted[0] = Lsn.max(highestCommitted[0], lsn));
                 }
             }
         }

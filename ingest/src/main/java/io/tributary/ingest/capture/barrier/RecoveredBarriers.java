@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * @param newest           per partition, its newest barrier (absent: none found)
  * @param stored           the newest barrier stored beside the offsets, if any
  * @param highestCommitted the highest commit LSN of a change, truncation or window marker read after the newest
- *                         barrier of a partition, {@link Lsn#ZERO} if none
+ *                         barrier of a partition, or of the position the engine's stored offsets resume after,
+ *                         {@link Lsn#ZERO} if none
  */
 public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Optional<Barrier> stored,
                                 Lsn highestCommitted) {

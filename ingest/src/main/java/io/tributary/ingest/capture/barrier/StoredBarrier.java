@@ -27,11 +27,13 @@ public final class StoredBarrier {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String topic;
+    private final String engineName;
     private final byte[] key;
 
     /** The stored barrier of engine {@code engineName} in {@code topic} (the deployment's {@code ingest-offsets}). */
     public StoredBarrier(String topic, String engineName) {
         this.topic = Objects.requireNonNull(topic, "topic");
+        this.engineName = engineName;
         ArrayNode k = JSON.createArrayNode().add(VERSION).add(KIND).add(Objects.requireNonNull(engineName));
         this.key = k.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -48,6 +50,29 @@ public final class StoredBarrier {
     /** Whether a record of {@code topic} with key {@code recordKey} is this stored barrier. */
     public boolean isKey(byte[] recordKey) {
         return recordKey != null && Arrays.equals(key, recordKey);
+    }
+
+    /**
+     * The source position a record of {@code topic} holds when it is one of the engine's Debezium offsets (key
+     * {@code [<engine name>, {...}]}): the commit LSN ingest resumes after ({@code lsn}), which every transaction
+     * ingest committed to {@code changes} lies at or before. Empty for any other record, a deleted one, or offsets
+     * without a numeric {@code lsn}.
+     */
+    public Optional<Lsn> resumePosition(byte[] recordKey, byte[] value) {
+        if (recordKey == null || value == null) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode k = JSON.readTree(recordKey);
+            if (k == null || !k.isArray() || k.size() != 2 || !engineName.equals(k.get(0).asText(null))
+                || !k.get(1).isObject()) {
+                return Optional.empty();
+            }
+            JsonNode lsn = JSON.readTree(value).path("lsn");
+            return lsn.canConvertToLong() ? Optional.of(Lsn.of(lsn.asLong())) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -15,20 +15,26 @@ import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a restarted ingest recovers from {@code changes} when the previous run committed a transaction after its
- * last barrier: the next barrier, even one written before any new transaction ends, covers that transaction.
+ * last barrier: the next barrier, even one written before any new transaction ends, covers that transaction, also
+ * once retention removed it from {@code changes}.
  */
 @RealServices
 class BarrierRecoveryIT {
@@ -71,6 +77,63 @@ class BarrierRecoveryIT {
                 assertThat(barrier.epoch()).isEqualTo(8);
                 assertThat(barrier.lsn()).as("its LSN, after a change committed at %s", laterCommit)
                     .isGreaterThanOrEqualTo(laterCommit);
+            });
+    }
+
+    /**
+     * The same after retention removed every record of {@code changes} (the stored barrier is all that is left of
+     * the barriers): the engine's stored offsets, which resume after the later transaction, still say how far the
+     * previous run committed.
+     */
+    @Test
+    void theNextBarrierCoversATransactionCommittedAfterTheNewestBarrierThoughRetentionRemovedIt(
+        TestServices services) throws Exception {
+        TopicNames topics = TopicNames.withPrefix(services.topicPrefix());
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            TopicProvisioner.ensure(admin, topics, TopicLayout.of(PARTITIONS, 1, (short) 1));
+        }
+        Lsn barrierLsn = Lsn.of(0x1000);
+        Lsn laterCommit = Lsn.of(0x2000);
+        StoredBarrier stored = new StoredBarrier(topics.ingestOffsets(), "tributary-test");
+        Properties props = new Properties();
+        props.putAll(services.kafkaProperties());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer =
+                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int p = 0; p < PARTITIONS; p++) {
+                send(producer, topics.changes(), p, Barrier.of(7, barrierLsn));
+            }
+            send(producer, topics.changes(), 1, ChangeEvent.insert(TABLE, KeyValues.of("[9]"),
+                RowJson.of("{\"id\":9}"), laterCommit, 0, 701));
+            producer.send(stored.record(Barrier.of(7, barrierLsn))).get();
+            producer.send(new ProducerRecord<>(topics.ingestOffsets(), 0,
+                "[\"tributary-test\",{\"server\":\"source\"}]".getBytes(StandardCharsets.UTF_8),
+                ("{\"lsn\":" + laterCommit.value() + ",\"lsn_commit\":" + laterCommit.value() + ",\"txId\":701}")
+                    .getBytes(StandardCharsets.UTF_8))).get();
+        }
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                latest.put(new TopicPartition(topics.changes(), p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((partition, end) ->
+                delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
+            admin.deleteRecords(delete).all().get();
+        }
+
+        Map<String, String> kafka = new HashMap<>();
+        services.kafkaProperties().forEach((k, v) -> kafka.put((String) k, (String) v));
+        RecoveredBarriers recovered = BarrierRecovery.recover(kafka, topics.changes(), PARTITIONS, stored,
+            Duration.ofSeconds(60));
+        Optional<Barrier> next = BarrierSchedule.after(recovered, Duration.ofHours(1)).next(Optional.empty(), 0L);
+
+        assertThat(recovered.latest()).contains(Barrier.of(7, barrierLsn));
+        assertThat(next).as("the first barrier after the restart, due before any new transaction ended")
+            .hasValueSatisfying(barrier -> {
+                assertThat(barrier.epoch()).isEqualTo(8);
+                assertThat(barrier.lsn()).as("its LSN, after a change committed at %s and removed by retention",
+                    laterCommit).isGreaterThanOrEqualTo(laterCommit);
             });
     }
 
