@@ -12,8 +12,8 @@ import java.util.Random;
  * rebalance, that is one more process of a random role during the snapshot and the removal (SIGTERM) of one of
  * that role's processes while streaming; plus {@code extra} random faults (kills of any role, added and removed
  * processes); in each phase one kill of ingest right after a transaction across every partition commits, and
- * one new table under a wildcard rule; and early in the snapshot one chunk read cut inside its query. Each fires
- * at a random delay within its phase's window.
+ * one new table under a wildcard rule; and, first of the snapshot's faults, one chunk read cut. Each other fault
+ * fires at a random delay within its phase's window.
  *
  * @param faults the faults, by phase, then delay
  */
@@ -63,9 +63,10 @@ public record FaultPlan(List<Fault> faults) {
             faults.add(new Fault(phase, within(random, window), FaultKind.NEW_TABLE, ProcessRole.INGEST,
                 Duration.ZERO));
         }
-        // early in the snapshot, so that chunks are left to read when it fires
-        faults.add(new Fault(Phase.SNAPSHOT, within(random, snapshotWindow.dividedBy(5)),
-            FaultKind.CHUNK_READ_FAILURE, ProcessRole.SNAPSHOT_WORKER, Duration.ZERO));
+        // the first fault of the snapshot: it looks for a read from the start, since a small snapshot reads all its
+        // chunks within seconds of the planner's first round (the faults after it wait until it has cut one)
+        faults.add(new Fault(Phase.SNAPSHOT, Duration.ZERO, FaultKind.CHUNK_READ_FAILURE, ProcessRole.SNAPSHOT_WORKER,
+            Duration.ZERO));
         return new FaultPlan(faults);
     }
 

@@ -39,14 +39,15 @@ class FaultPlanTest {
     }
 
     @Test
-    void oneChunkReadIsCutInTheFirstFifthOfTheSnapshot() {
+    void oneChunkReadIsCutAsTheSnapshotsFirstFault() {
         FaultPlan plan = FaultPlan.random(7, SNAPSHOT, STREAMING, 20);
 
         assertThat(plan.faults()).filteredOn(f -> f.kind() == FaultKind.CHUNK_READ_FAILURE).singleElement()
             .satisfies(f -> {
                 assertThat(f.phase()).isEqualTo(Phase.SNAPSHOT);
-                assertThat(f.delay()).isLessThanOrEqualTo(SNAPSHOT.dividedBy(5));
+                assertThat(f.delay()).isZero();
             });
+        assertThat(plan.of(Phase.SNAPSHOT).get(0).kind()).isEqualTo(FaultKind.CHUNK_READ_FAILURE);
     }
 
     @Test
