@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.tributary.stream.internals.StoreKeys;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.kafka.TopicRetention;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.codec.TopicCodec;
@@ -18,7 +19,6 @@ import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -27,7 +27,6 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -64,13 +63,13 @@ class MergeInputLossIT {
              Admin admin = Admin.create(services.kafkaProperties())) {
             sendInserts(producer, names, 1, 100);
             mergeEverything(services, names, admin, "first");
-            removeEveryRecord(admin, names);
+            TopicRetention.removeEveryRecord(admin, names.changes());
             try (StreamWorker worker = start(services, names, "after-retention-of-read-changes")) {
                 await().atMost(MERGED).until(() -> worker.state() == KafkaStreams.State.RUNNING);
             }
 
             sendInserts(producer, names, 101, 200);
-            removeEveryRecord(admin, names);
+            TopicRetention.removeEveryRecord(admin, names.changes());
 
             assertThatThrownBy(() -> start(services, names, "after-retention-of-unread-changes"))
                 .isInstanceOf(MergeInputLostException.class)
@@ -148,16 +147,6 @@ class MergeInputLossIT {
         } finally {
             worker.close();
         }
-    }
-
-    /** What retention does to every old segment: each partition's log start moved to its end. */
-    private static void removeEveryRecord(Admin admin, TopicNames names) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = changesPartitions(names).stream()
-            .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
-        Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
-        admin.listOffsets(latest).all().get().forEach((partition, end) ->
-            delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
-        admin.deleteRecords(delete).all().get();
     }
 
     private static List<TopicPartition> changesPartitions(TopicNames names) {

@@ -11,6 +11,7 @@ import io.tributary.chaos.workload.SourceHistory;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.stream.StreamWorkerConfig;
+import io.tributary.testing.kafka.TopicRetention;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.messages.Lsn;
 import java.time.Duration;
@@ -65,7 +66,7 @@ public final class ChangesLostScenario implements InfraScenario {
         try (Admin admin = settings.admin()) {
             Map<TopicPartition, Long> ends = awaitUnread(context, admin, names);
             unread = unread(admin, names, ends);
-            removed = ChangesLog.removeBefore(admin, names.changes(), ends);
+            removed = TopicRetention.removeBefore(admin, names.changes(), ends);
         } catch (ExecutionException e) {
             throw new IllegalStateException(name() + ": cannot remove the records of " + names.changes(),
                 e.getCause());
@@ -109,7 +110,7 @@ public final class ChangesLostScenario implements InfraScenario {
         long deadline = System.nanoTime() + UNREAD_TIMEOUT.toNanos();
         while (true) {
             context.hold(context.between(Duration.ofSeconds(1), Duration.ofSeconds(3)));
-            Map<TopicPartition, Long> ends = ChangesLog.ends(admin, names.changes());
+            Map<TopicPartition, Long> ends = TopicRetention.ends(admin, names.changes());
             if (unread(admin, names, ends) > 0) {
                 return ends;
             }

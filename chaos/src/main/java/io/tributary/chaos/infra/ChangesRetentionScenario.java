@@ -7,6 +7,7 @@ import io.tributary.chaos.run.Phase;
 import io.tributary.storage.groups.Checkpoint;
 import io.tributary.storage.groups.SyncRulesGroup;
 import io.tributary.stream.StreamWorkerConfig;
+import io.tributary.testing.kafka.TopicRetention;
 import io.tributary.topics.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -107,9 +108,9 @@ public final class ChangesRetentionScenario implements InfraScenario {
     private long removeEveryRecord(FaultContext context) throws InterruptedException {
         String changes = new TopicNames(settings.topicPrefix()).changes();
         try (Admin admin = settings.admin()) {
-            Map<TopicPartition, Long> ends = ChangesLog.ends(admin, changes);
+            Map<TopicPartition, Long> ends = TopicRetention.ends(admin, changes);
             awaitConsumed(context, admin, ends);
-            return ChangesLog.removeBefore(admin, changes, ends);
+            return TopicRetention.removeBefore(admin, changes, ends);
         } catch (ExecutionException e) {
             throw new IllegalStateException("changes-retention: cannot remove the records of " + changes,
                 e.getCause());

@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.kafka.TopicRetention;
 import io.tributary.topics.messages.Barrier;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,14 +37,7 @@ class EpochAfterRetentionIT {
             long sealedBefore = newestEpoch(written.poll());
 
             try (Admin admin = Admin.create(services.kafkaProperties())) {
-                Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-                for (int p = 0; p < IngestFixture.PARTITIONS; p++) {
-                    latest.put(new TopicPartition(f.topics.changes(), p), OffsetSpec.latest());
-                }
-                Map<TopicPartition, RecordsToDelete> all = new HashMap<>();
-                admin.listOffsets(latest).all().get().forEach((tp, info) ->
-                    all.put(tp, RecordsToDelete.beforeOffset(info.offset())));
-                admin.deleteRecords(all).all().get();
+                TopicRetention.removeEveryRecord(admin, f.topics.changes());
             }
 
             f.start(config);

@@ -17,7 +17,7 @@ import io.tributary.stream.MergeInputLostException;
 import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
-import io.tributary.topics.TopicNames;
+import io.tributary.testing.kafka.TopicRetention;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -26,13 +26,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -87,7 +82,9 @@ class LostChangesIT {
             });
             assertThat(ingest.problem()).isEmpty();
         }
-        removeEveryRecordOfChanges(services, Pipeline.topics(config));
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            TopicRetention.removeEveryRecord(admin, Pipeline.topics(config).changes());
+        }
 
         try (Environment environment = Environment.start(config, StartupWait.NONE)) {
             assertThatThrownBy(() -> Pipeline.start(config, environment, Role.ALL,
@@ -114,22 +111,6 @@ class LostChangesIT {
                 .untilAsserted(() -> assertThat(StorageContents.served(st, group)).isEqualTo(expected));
             assertThat(state(storage, group)).isEqualTo(GroupState.ACTIVE);
             assertThat(pipeline.problem()).isEmpty();
-        }
-    }
-
-    /** What retention does to old segments: each partition's log start moved to its end. */
-    private static void removeEveryRecordOfChanges(TestServices services, TopicNames names) throws Exception {
-        try (Admin admin = Admin.create(services.kafkaProperties())) {
-            int partitions = admin.describeTopics(List.of(names.changes())).allTopicNames().get()
-                .get(names.changes()).partitions().size();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < partitions; p++) {
-                latest.put(new TopicPartition(names.changes(), p), OffsetSpec.latest());
-            }
-            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
-            admin.listOffsets(latest).all().get().forEach((partition, end) ->
-                delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
-            admin.deleteRecords(delete).all().get();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.kafka.TopicRetention;
 import io.tributary.topics.TopicLayout;
 import io.tributary.topics.TopicNames;
 import io.tributary.topics.codec.TopicCodec;
@@ -22,12 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -101,14 +99,7 @@ class BarrierRecoveryIT {
                     .getBytes(StandardCharsets.UTF_8))).get();
         }
         try (Admin admin = Admin.create(services.kafkaProperties())) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                latest.put(new TopicPartition(topics.changes(), p), OffsetSpec.latest());
-            }
-            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
-            admin.listOffsets(latest).all().get().forEach((partition, end) ->
-                delete.put(partition, RecordsToDelete.beforeOffset(end.offset())));
-            admin.deleteRecords(delete).all().get();
+            TopicRetention.removeEveryRecord(admin, topics.changes());
         }
 
         assertTheNextBarrierCovers(BarrierRecovery.recover(kafka(services), topics.changes(), PARTITIONS, stored,

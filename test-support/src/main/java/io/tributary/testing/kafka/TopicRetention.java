@@ -1,4 +1,4 @@
-package io.tributary.chaos.infra;
+package io.tributary.testing.kafka;
 
 import java.util.HashMap;
 import java.util.List;
@@ -9,14 +9,15 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
 
-/** What the scenarios in which retention removes records of {@code changes} do to the topic. */
-final class ChangesLog {
+/** What retention does to a topic's old segments, done at once: each partition's log start moved forward. */
+public final class TopicRetention {
 
-    private ChangesLog() {
+    private TopicRetention() {
     }
 
     /** Each partition's end offset of {@code topic}. */
-    static Map<TopicPartition, Long> ends(Admin admin, String topic) throws InterruptedException, ExecutionException {
+    public static Map<TopicPartition, Long> ends(Admin admin, String topic)
+        throws InterruptedException, ExecutionException {
         return offsets(admin, topic, OffsetSpec.latest());
     }
 
@@ -26,7 +27,7 @@ final class ChangesLog {
      *
      * @throws IllegalStateException if a partition still starts before its offset afterwards
      */
-    static long removeBefore(Admin admin, String topic, Map<TopicPartition, Long> ends)
+    public static long removeBefore(Admin admin, String topic, Map<TopicPartition, Long> ends)
         throws InterruptedException, ExecutionException {
         Map<TopicPartition, Long> starts = offsets(admin, topic, OffsetSpec.earliest());
         Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
@@ -44,6 +45,11 @@ final class ChangesLog {
             }
         }
         return removed;
+    }
+
+    /** Removes every record of {@code topic}, as retention of all its segments would; returns how many. */
+    public static long removeEveryRecord(Admin admin, String topic) throws InterruptedException, ExecutionException {
+        return removeBefore(admin, topic, ends(admin, topic));
     }
 
     private static Map<TopicPartition, Long> offsets(Admin admin, String topic, OffsetSpec spec)
