@@ -143,7 +143,7 @@ public final class ChangesLostScenario implements InfraScenario {
         long deadline = System.nanoTime() + DETECT_TIMEOUT.toNanos();
         List<ProcessExit> exits = List.of();
         while (System.nanoTime() < deadline) {
-            checkpointNotBefore(context, group, served);
+            LostTableLog.checkpointNotBefore(context, name(), group, served);
             exits = context.expectedExits().stream()
                 .filter(e -> e.name().startsWith(ProcessRole.STREAM_WORKER.shortName() + "-")).toList();
             if (exits.size() >= restarted.size()) {
@@ -167,7 +167,7 @@ public final class ChangesLostScenario implements InfraScenario {
         long deadline = System.nanoTime() + RESUME_TIMEOUT.toNanos();
         Checkpoint now = served;
         while (System.nanoTime() < deadline) {
-            now = checkpointNotBefore(context, group, served);
+            now = LostTableLog.checkpointNotBefore(context, name(), group, served);
             if (!Lsn.parse(now.lsn()).isBefore(lsn)) {
                 return now;
             }
@@ -176,15 +176,5 @@ public final class ChangesLostScenario implements InfraScenario {
         throw new IllegalStateException(name() + ": group " + group + "'s checkpoint did not reach " + lsn
             + " within " + RESUME_TIMEOUT + " of tributary recover (last " + now + "); the processes' logs:\n"
             + context.pipeline().logTails(15));
-    }
-
-    private Checkpoint checkpointNotBefore(FaultContext context, long group, Checkpoint served) {
-        Checkpoint now = context.group(group).flatMap(SyncRulesGroup::checkpoint).orElseThrow(
-            () -> new IllegalStateException(name() + ": group " + group + " serves no checkpoint"));
-        if (now.opId() < served.opId() || now.epoch() < served.epoch()) {
-            throw new IllegalStateException(name() + ": group " + group + "'s checkpoint went back from " + served
-                + " to " + now);
-        }
-        return now;
     }
 }

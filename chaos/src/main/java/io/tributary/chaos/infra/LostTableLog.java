@@ -163,11 +163,16 @@ final class LostTableLog {
      * (a checkpoint sealed before the loss), and never earlier; once the writers stopped, exactly {@code served}.
      */
     private Checkpoint servedCheckpoint(FaultContext context, long group, Checkpoint served) {
+        return checkpointNotBefore(context, scenario, group, served);
+    }
+
+    /** Group {@code group}'s checkpoint now; {@code scenario} fails if it serves none or one before {@code served}. */
+    static Checkpoint checkpointNotBefore(FaultContext context, String scenario, long group, Checkpoint served) {
         Checkpoint now = context.group(group).flatMap(SyncRulesGroup::checkpoint).orElseThrow(
-            () -> new IllegalStateException(scenario + ": lost group " + group + " serves no checkpoint"));
+            () -> new IllegalStateException(scenario + ": group " + group + " serves no checkpoint"));
         if (now.opId() < served.opId() || now.epoch() < served.epoch()) {
-            throw new IllegalStateException(scenario + ": lost group " + group + "'s checkpoint went back from "
-                + served + " to " + now);
+            throw new IllegalStateException(scenario + ": group " + group + "'s checkpoint went back from " + served
+                + " to " + now);
         }
         return now;
     }
