@@ -42,17 +42,10 @@ class BarrierRecoveryIT {
 
     @Test
     void theNextBarrierCoversATransactionCommittedAfterTheNewestBarrier(TestServices services) throws Exception {
-        TopicNames topics = TopicNames.withPrefix(services.topicPrefix());
-        try (Admin admin = Admin.create(services.kafkaProperties())) {
-            TopicProvisioner.ensure(admin, topics, TopicLayout.of(PARTITIONS, 1, (short) 1));
-        }
+        TopicNames topics = provision(services);
         Lsn barrierLsn = Lsn.of(0x1000);
         Lsn laterCommit = Lsn.of(0x2000);
-        Properties props = new Properties();
-        props.putAll(services.kafkaProperties());
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<byte[], byte[]> producer =
-                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(services)) {
             for (int p = 0; p < PARTITIONS; p++) {
                 send(producer, topics.changes(), p, ChangeEvent.insert(TABLE, KeyValues.of("[" + p + "]"),
                     RowJson.of("{\"id\":" + p + "}"), Lsn.of(0x0800), 0, 700));
@@ -75,18 +68,11 @@ class BarrierRecoveryIT {
     @Test
     void theNextBarrierCoversATransactionCommittedAfterTheNewestBarrierThoughRetentionRemovedIt(
         TestServices services) throws Exception {
-        TopicNames topics = TopicNames.withPrefix(services.topicPrefix());
-        try (Admin admin = Admin.create(services.kafkaProperties())) {
-            TopicProvisioner.ensure(admin, topics, TopicLayout.of(PARTITIONS, 1, (short) 1));
-        }
+        TopicNames topics = provision(services);
         Lsn barrierLsn = Lsn.of(0x1000);
         Lsn laterCommit = Lsn.of(0x2000);
         StoredBarrier stored = new StoredBarrier(topics.ingestOffsets(), "tributary-test");
-        Properties props = new Properties();
-        props.putAll(services.kafkaProperties());
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<byte[], byte[]> producer =
-                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(services)) {
             for (int p = 0; p < PARTITIONS; p++) {
                 send(producer, topics.changes(), p, Barrier.of(7, barrierLsn));
             }
@@ -117,6 +103,21 @@ class BarrierRecoveryIT {
                 assertThat(barrier.lsn()).as("its LSN, after a change committed at %s", lsn)
                     .isGreaterThanOrEqualTo(lsn);
             });
+    }
+
+    private static TopicNames provision(TestServices services) {
+        TopicNames topics = TopicNames.withPrefix(services.topicPrefix());
+        try (Admin admin = Admin.create(services.kafkaProperties())) {
+            TopicProvisioner.ensure(admin, topics, TopicLayout.of(PARTITIONS, 1, (short) 1));
+        }
+        return topics;
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(TestServices services) {
+        Properties props = new Properties();
+        props.putAll(services.kafkaProperties());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     private static Map<String, String> kafka(TestServices services) {
