@@ -39,7 +39,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * group or a new cluster, but not when the merge has state for that partition (its changelog holds the partition's
  * state, which only records of {@code changes} write): then the log was deleted and created again (Kafka drops a
  * group's offsets with the topic) or the group's offsets expired (the group stayed empty longer than
- * {@code offsets.retention.minutes}), and what it had not read is gone.
+ * {@code offsets.retention.minutes}), and what it had not read is gone. A stream worker checks this at its start
+ * ({@link #find}) and, while it runs, before a stream thread moves input partitions to the log's start
+ * ({@link #atReset}).
  */
 public final class MergeInputCheck {
 
@@ -73,25 +75,58 @@ public final class MergeInputCheck {
                                   Duration timeout) {
         String groupId = StreamWorkerConfig.applicationId(names);
         List<String> inputs = List.of(names.changes(), names.snapshotRows());
-        try {
+        return answer(inputs, groupId, timeout, () -> {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
                 .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Map<String, TopicDescription> described = admin.describeTopics(inputs).allTopicNames()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Map<TopicPartition, Long> read = new HashMap<>();
+            List<TopicPartition> unread = new ArrayList<>();
             for (TopicDescription topic : described.values()) {
                 topic.partitions().forEach(p -> {
-                    OffsetAndMetadata offset = committed.get(new TopicPartition(topic.name(), p.partition()));
+                    TopicPartition partition = new TopicPartition(topic.name(), p.partition());
+                    OffsetAndMetadata offset = committed.get(partition);
                     if (offset != null) {
-                        read.put(new TopicPartition(topic.name(), p.partition()), offset.offset());
+                        read.put(partition, offset.offset());
+                    } else {
+                        unread.add(partition);
                     }
                 });
             }
-            List<Loss> losses = new ArrayList<>(withoutOffsets(admin, consumerSettings, groupId,
-                described.get(names.changes()), read, timeout));
-            if (read.isEmpty()) {
-                return losses;
-            }
+            return losses(admin, consumerSettings, names, "committed offset", read, unread, timeout);
+        });
+    }
+
+    /**
+     * The input partitions a stream thread is about to move to the log's start whose unread records are gone: the
+     * thread's position of each partition in {@code outOfRange} (where Kafka found it outside the log) is checked
+     * as {@link #find} checks a committed offset, and each partition of {@code changes} among the others (the group
+     * has no committed offset for them) against the merge state.
+     *
+     * @param partitions the partitions being moved, {@code outOfRange}'s among them
+     * @throws StreamWorkerException if the cluster does not answer within {@code timeout}
+     */
+    public static List<Loss> atReset(Admin admin, Map<String, Object> consumerSettings, TopicNames names,
+                                     Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange,
+                                     Duration timeout) {
+        List<TopicPartition> withoutOffset = partitions.stream().filter(p -> !outOfRange.containsKey(p)).toList();
+        return answer(List.of(names.changes(), names.snapshotRows()), StreamWorkerConfig.applicationId(names),
+            timeout, () -> losses(admin, consumerSettings, names, "position", outOfRange, withoutOffset, timeout));
+    }
+
+    /**
+     * The losses among {@code read} (an input partition and the offset the group reads it from, a position called
+     * {@code what}) and {@code unread} (input partitions the group never read), sorted by partition.
+     */
+    private static List<Loss> losses(Admin admin, Map<String, Object> consumerSettings, TopicNames names,
+                                      String what, Map<TopicPartition, Long> read, List<TopicPartition> unread,
+                                      Duration timeout)
+        throws ExecutionException, TimeoutException, InterruptedException {
+        List<TopicPartition> unreadChanges = unread.stream()
+            .filter(partition -> partition.topic().equals(names.changes())).toList();
+        List<Loss> losses = new ArrayList<>(withoutOffsets(consumerSettings, admin,
+            StreamWorkerConfig.applicationId(names), names.changes(), unreadChanges, timeout));
+        if (!read.isEmpty()) {
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = offsets(admin, read.keySet(),
                 OffsetSpec.earliest(), timeout);
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = offsets(admin, read.keySet(),
@@ -100,13 +135,24 @@ public final class MergeInputCheck {
                 long start = starts.get(partition).offset();
                 long end = ends.get(partition).offset();
                 if (offset < start || offset > end) {
-                    losses.add(new Loss(partition, "committed offset " + offset + ", the log now holds offsets "
-                        + start + " to " + end + (offset < start ? " (" + (start - offset) + " removed unread)"
+                    losses.add(new Loss(partition, what + " " + offset + ", the log now holds offsets " + start
+                        + " to " + end + (offset < start ? " (" + (start - offset) + " removed unread)"
                         : " (the log is shorter than what was read from it: it lost records or was created again)")));
                 }
             });
-            losses.sort(Comparator.comparing(loss -> loss.partition().toString()));
-            return losses;
+        }
+        losses.sort(Comparator.comparing(loss -> loss.partition().toString()));
+        return losses;
+    }
+
+    /** A question to the cluster about the offsets of the group's {@code inputs}. */
+    private interface Question {
+        List<Loss> ask() throws ExecutionException, TimeoutException, InterruptedException;
+    }
+
+    private static List<Loss> answer(List<String> inputs, String groupId, Duration timeout, Question question) {
+        try {
+            return question.ask();
         } catch (ExecutionException e) {
             throw new StreamWorkerException("Cannot read the stream workers' offsets of " + inputs + " (group "
                 + groupId + "): " + e.getCause().getMessage(), e.getCause());
@@ -125,24 +171,19 @@ public final class MergeInputCheck {
      * coordinator aborted leaves records in the changelog and the group no offset, with nothing lost; and snapshot
      * rows merged before the partition's first change leave table and chunk states only).
      */
-    private static List<Loss> withoutOffsets(Admin admin, Map<String, Object> consumerSettings, String groupId,
-                                             TopicDescription changes, Map<TopicPartition, Long> read,
-                                             Duration timeout)
+    private static List<Loss> withoutOffsets(Map<String, Object> consumerSettings, Admin admin, String groupId,
+                                             String changes, List<TopicPartition> unread, Duration timeout)
         throws ExecutionException, TimeoutException, InterruptedException {
         String changelog = groupId + "-" + MergeTopology.STATE_STORE + "-changelog";
-        List<TopicPartition> unread = new ArrayList<>();
-        changes.partitions().forEach(p -> {
-            if (!read.containsKey(new TopicPartition(changes.name(), p.partition()))) {
-                unread.add(new TopicPartition(changelog, p.partition()));
-            }
-        });
         if (unread.isEmpty() || !admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
             .contains(changelog)) {
             return List.of();
         }
+        List<TopicPartition> states = unread.stream()
+            .map(partition -> new TopicPartition(changelog, partition.partition())).toList();
         List<Loss> losses = new ArrayList<>();
-        for (TopicPartition state : withPartitionState(consumerSettings, unread, timeout)) {
-            losses.add(new Loss(new TopicPartition(changes.name(), state.partition()), "no committed offset,"
+        for (TopicPartition state : withPartitionState(consumerSettings, states, timeout)) {
+            losses.add(new Loss(new TopicPartition(changes, state.partition()), "no committed offset,"
                 + " though the merge has state for it (in " + changelog + "): the log was deleted and created"
                 + " again, or the group's offsets expired"));
         }

@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * redone from the last commit ({@link ThreadFailures}; {@link #redoneTransactions()} counts them); the failed thread
  * leaves the group, so its partitions move to the replacement at once. Any other failure
  * in a stream thread (a bug, an unreadable state store) stops this instance ({@link #state()} becomes
- * {@code ERROR}, {@link #failure()} tells why); undecodable input records are dead-lettered instead. Thread-safe.
+ * {@code ERROR}, {@link #failure()} tells why); undecodable input records are dead-lettered instead. So does a
+ * stream thread about to read an input partition from the log's start because Kafka lost records it had not read
+ * ({@link InputResetCheck}; {@link #failure()} is then a {@link MergeInputLostException}). Thread-safe.
  */
 public final class StreamWorker implements Stage {
 
@@ -67,9 +69,11 @@ public final class StreamWorker implements Stage {
     public static StreamWorker start(StreamWorkerConfig config) {
         Objects.requireNonNull(config, "config");
         int partitions;
+        String cluster;
         StreamsConfig streamsConfig = new StreamsConfig(config.streamsProperties());
         try (Admin admin = Admin.create(streamsConfig.getAdminConfigs(config.applicationId() + "-metadata"))) {
             partitions = coPartitionCount(admin, config.topics());
+            cluster = InputResetCheck.clusterId(admin);
             List<MergeInputCheck.Loss> losses = MergeInputCheck.find(admin,
                 streamsConfig.getRestoreConsumerConfigs(config.applicationId() + "-input-check"), config.topics(),
                 METADATA_TIMEOUT);
@@ -78,7 +82,9 @@ public final class StreamWorker implements Stage {
             }
         }
         KafkaStreams streams = new KafkaStreams(MergeTopology.build(config.topics(), partitions),
-            config.streamsProperties());
+            config.streamsProperties(),
+            new CheckedResetClients(streamsConfig.getKafkaClientSupplier(),
+                new InputResetCheck(streamsConfig, config.topics(), cluster)));
         StreamWorker worker = new StreamWorker(streams, config.applicationId());
         streams.setUncaughtExceptionHandler(worker::onFailure);
         streams.start();
@@ -96,9 +102,19 @@ public final class StreamWorker implements Stage {
             replaceLeavingTheGroup();
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         }
-        failure.compareAndSet(null, error);
+        failure.compareAndSet(null, inputLost(error).orElse(error));
         LOG.error("Stream worker {} failed; shutting this instance down", applicationId, error);
         return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    /** The loss of input records {@code error} reports, if it does (Kafka Streams may wrap it). */
+    private static Optional<Throwable> inputLost(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MergeInputLostException) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
     }
 
     /**

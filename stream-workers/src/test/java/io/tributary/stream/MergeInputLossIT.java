@@ -22,18 +22,23 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,6 +109,94 @@ class MergeInputLossIT {
     }
 
     /**
+     * {@code changes} deleted and created again while a stream worker runs: its positions lie past the new log's end
+     * (or its group's offsets are gone with the old log while the merge holds state for its partitions), and instead
+     * of reading the new log from its start as if it continued the old one, the worker stops naming the partitions and
+     * the recovery; its next start refuses too.
+     */
+    @Test
+    void aChangesLogCreatedAgainUnderARunningWorkerStopsIt(TestServices services) throws Exception {
+        TopicNames names = provision(services);
+        try (KafkaProducer<byte[], byte[]> producer = producer(services);
+             Admin admin = Admin.create(services.kafkaProperties())) {
+            sendInserts(producer, names, 1, 100);
+            try (StreamWorker worker = start(services, names, "running")) {
+                awaitMerged(admin, names);
+                admin.deleteTopics(List.of(names.changes())).all().get();
+                await().atMost(MERGED).ignoreExceptions().until(() -> {
+                    TopicProvisioner.ensure(admin, names, layout());
+                    return true;
+                });
+
+                await().atMost(MERGED).until(() -> worker.failure().isPresent());
+                assertThat(worker.failure().get()).isInstanceOf(MergeInputLostException.class)
+                    .hasMessageContaining(names.changes() + "-")
+                    .hasMessageContaining("tributary recover --config FILE");
+                assertThat(worker.state()).isIn(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR);
+            }
+
+            assertThatThrownBy(() -> start(services, names, "after-the-stop"))
+                .isInstanceOf(MergeInputLostException.class);
+        }
+    }
+
+    /**
+     * Retention removes records below a running stream thread's position (the thread lags by the whole retention):
+     * Kafka finds the position outside the log, and the move to the log's start that Kafka Streams then makes is
+     * refused, naming how many records were removed unread. A thread on another cluster than the worker started on
+     * (Kafka replaced under it, which the storage writers' checks and the planner's rebuild answer) reads on.
+     */
+    @Test
+    void retentionOvertakingARunningThreadStopsItsMoveToTheLogsStart(TestServices services) throws Exception {
+        TopicNames names = provision(services);
+        List<TopicPartition> partitions = changesPartitions(names);
+        Map<String, Object> settings = Map.of("bootstrap.servers", services.kafkaBootstrapServers(),
+            StreamsConfig.APPLICATION_ID_CONFIG, StreamWorkerConfig.applicationId(names));
+        try (KafkaProducer<byte[], byte[]> producer = producer(services);
+             Admin admin = Admin.create(services.kafkaProperties());
+             Consumer<byte[], byte[]> started = lagging(settings, names, InputResetCheck.clusterId(admin));
+             Consumer<byte[], byte[]> replaced = lagging(settings, names, "another-cluster")) {
+            sendInserts(producer, names, 1, 100);
+            for (Consumer<byte[], byte[]> consumer : List.of(started, replaced)) {
+                consumer.assign(partitions);
+                partitions.forEach(partition -> consumer.seek(partition, 1));
+            }
+            TopicRetention.removeEveryRecord(admin, names.changes());
+
+            assertThatThrownBy(() -> started.seekToBeginning(outOfRange(started)))
+                .isInstanceOf(MergeInputLostException.class)
+                .hasMessageContaining(": position 1, the log now holds offsets")
+                .hasMessageContaining("removed unread")
+                .hasMessageContaining("tributary recover --config FILE");
+            Set<TopicPartition> moved = outOfRange(replaced);
+            replaced.seekToBeginning(moved);
+            for (TopicPartition partition : moved) {
+                assertThat(replaced.position(partition)).isEqualTo(admin.listOffsets(Map.of(partition,
+                    OffsetSpec.earliest())).all().get().get(partition).offset());
+            }
+        }
+    }
+
+    /** The partitions {@code consumer}'s next poll finds outside the log, as Kafka Streams' reset gets them. */
+    private static Set<TopicPartition> outOfRange(Consumer<byte[], byte[]> consumer) {
+        try {
+            consumer.poll(Duration.ofSeconds(10));
+        } catch (OffsetOutOfRangeException e) {
+            return e.partitions();
+        }
+        throw new AssertionError("no position outside the log");
+    }
+
+    /** A stream thread's consumer of {@code changes}, checking its resets for a worker started on {@code cluster}. */
+    private static Consumer<byte[], byte[]> lagging(Map<String, Object> settings, TopicNames names, String cluster) {
+        Map<String, Object> consumer = Map.of("bootstrap.servers", settings.get("bootstrap.servers"),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        StreamsConfig config = new StreamsConfig(settings);
+        return new CheckedResetClients(config.getKafkaClientSupplier(), new InputResetCheck(config, names, cluster))
+            .getConsumer(consumer);
+    }
+
+    /**
      * Partition 0's merge state holds a partition state from a transaction the coordinator aborted; partition 1's a
      * committed record of a chunk state only (as snapshot rows merged before the partition's first change leave).
      * Neither read {@code changes}, so nothing of it was lost.
@@ -132,21 +225,23 @@ class MergeInputLossIT {
 
     /** Runs a stream worker until its group committed every partition of {@code changes} to its end, then stops it. */
     private void mergeEverything(TestServices services, TopicNames names, Admin admin, String name) {
-        String group = StreamWorkerConfig.applicationId(names);
-        StreamWorker worker = start(services, names, name);
-        try {
-            await().atMost(MERGED).until(() -> {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get();
-                Map<TopicPartition, OffsetSpec> latest = changesPartitions(names).stream()
-                    .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
-                return admin.listOffsets(latest).all().get().entrySet().stream().allMatch(end ->
-                    committed.containsKey(end.getKey())
-                        && committed.get(end.getKey()).offset() == end.getValue().offset());
-            });
-        } finally {
-            worker.close();
+        try (StreamWorker ignored = start(services, names, name)) {
+            awaitMerged(admin, names);
         }
+    }
+
+    /** Waits until the stream workers' group committed every partition of {@code changes} to its end. */
+    private static void awaitMerged(Admin admin, TopicNames names) {
+        String group = StreamWorkerConfig.applicationId(names);
+        await().atMost(MERGED).until(() -> {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> latest = changesPartitions(names).stream()
+                .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get().entrySet().stream().allMatch(end ->
+                committed.containsKey(end.getKey())
+                    && committed.get(end.getKey()).offset() == end.getValue().offset());
+        });
     }
 
     private static List<TopicPartition> changesPartitions(TopicNames names) {

@@ -1,0 +1,83 @@
+package io.tributary.stream;
+
+import io.tributary.topics.TopicNames;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a running stream worker checks before a stream thread moves input partitions to the log's start
+ * ({@link CheckedResets}): on the Kafka cluster the worker started on, a loss {@link MergeInputCheck#atReset} finds
+ * stops the thread, and with it the instance ({@link MergeInputLostException}, naming the partitions and the
+ * recovery). On another cluster (Kafka replaced under the running worker, every log lost with it: the storage
+ * writers find that and the planner snapshots every table again) the thread reads the new logs from their start.
+ */
+final class InputResetCheck implements CheckedResets.Check {
+
+    /** How long the check waits for the cluster's answers. */
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger(InputResetCheck.class);
+
+    private final Map<String, Object> adminSettings;
+    private final Map<String, Object> consumerSettings;
+    private final TopicNames names;
+    private final String cluster;
+
+    /**
+     * @param cluster the id of the cluster the worker started on
+     */
+    InputResetCheck(StreamsConfig config, TopicNames names, String cluster) {
+        String applicationId = StreamWorkerConfig.applicationId(names);
+        this.adminSettings = config.getAdminConfigs(applicationId + "-reset-check");
+        this.consumerSettings = config.getRestoreConsumerConfigs(applicationId + "-reset-check");
+        this.names = names;
+        this.cluster = cluster;
+    }
+
+    /** The id of the cluster {@code admin} talks to. */
+    static String clusterId(Admin admin) {
+        try {
+            return admin.describeCluster().clusterId().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new StreamWorkerException("Cannot read the Kafka cluster's id: " + e.getCause().getMessage(),
+                e.getCause());
+        } catch (TimeoutException e) {
+            throw new StreamWorkerException("The Kafka cluster did not tell its id within " + TIMEOUT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StreamWorkerException("Interrupted while reading the Kafka cluster's id", e);
+        }
+    }
+
+    @Override
+    public void beforeReset(Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange) {
+        try (Admin admin = Admin.create(adminSettings)) {
+            String now = clusterId(admin);
+            if (!now.equals(cluster)) {
+                LOG.warn("Stream workers: Kafka cluster {} replaced cluster {} under the running worker; reading {}"
+                    + " from the new logs' start (the storage writers find the lost table log and the planner"
+                    + " snapshots every table again)", now, cluster, partitions);
+                return;
+            }
+            List<MergeInputCheck.Loss> losses = MergeInputCheck.atReset(admin, consumerSettings, names, partitions,
+                outOfRange, TIMEOUT);
+            if (!losses.isEmpty()) {
+                throw new MergeInputLostException(StreamWorkerConfig.applicationId(names), losses);
+            }
+            if (!outOfRange.isEmpty()) {
+                LOG.info("Stream workers: positions {} lay outside their logs, which still hold them: reading those"
+                    + " partitions from their start", outOfRange);
+            }
+        }
+    }
+}
