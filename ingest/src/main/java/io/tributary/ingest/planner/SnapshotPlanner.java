@@ -54,8 +54,9 @@ import org.slf4j.LoggerFactory;
  *       its table is never without a window in between (nor unrequired by checkpoints), or discarded if no live
  *       group reads its table any more;</li>
  *   <li>in its first round after start, publishes again the tasks of chunks no worker claimed yet (they may have
- *       been lost with the previous instance); re-publishing is harmless, because workers take attempts from
- *       storage and skip DONE chunks;</li>
+ *       been lost with the previous instance), and in any round after Kafka removed records of
+ *       {@code snapshot-tasks} ({@link TaskLogWatch}) the tasks of every chunk not DONE; re-publishing is harmless,
+ *       because workers take attempts from storage and skip DONE chunks;</li>
  *   <li>moves the remaining tasks of a window planned for reprocessing to the active queue once an ACTIVE group
  *       needs its table;</li>
  *   <li>records a FAILED window for a table a live group's writers applied rows of that has none and no longer
@@ -83,6 +84,8 @@ public final class SnapshotPlanner implements Stage {
     private final WindowPlanning planning;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Set<WindowKey> reportedWaiting = new HashSet<>();
+    private final Admin admin;
+    private final TaskLogWatch taskLog;
     private Thread loop;
     private boolean recovered;
     private volatile Throwable failure;
@@ -100,6 +103,8 @@ public final class SnapshotPlanner implements Stage {
             cluster -> new KafkaProducer<>(settings, cluster, new ByteArraySerializer()),
             config.topics(), config.layout());
         this.planning = new WindowPlanning(new ChunkSplitter(config.chunkRows(), config.maxSampleRows()), publisher);
+        this.admin = Admin.create(config.kafka());
+        this.taskLog = new TaskLogWatch(config.topics().snapshotTasks(), Duration.ofSeconds(10));
     }
 
     /**
@@ -127,8 +132,9 @@ public final class SnapshotPlanner implements Stage {
         long start = System.nanoTime();
         try (Connection store = storage.connect(); Connection src = source.connect()) {
             int resumed = 0;
-            if (!recovered) {
-                resumed += republishUnclaimed(store);
+            boolean lostTasks = taskLog.lostRecords(admin);
+            if (!recovered || lostTasks) {
+                resumed += republishPending(store, lostTasks);
                 recovered = true;
             }
             TableDemand demand = TableDemand.read(store, src, rules);
@@ -327,17 +333,20 @@ public final class SnapshotPlanner implements Stage {
         return true;
     }
 
-    /** Publishes again the tasks of chunks no worker claimed yet, in every SNAPSHOTTING window. */
-    private int republishUnclaimed(Connection store) throws SQLException {
+    /**
+     * Publishes again, in every SNAPSHOTTING window, the tasks of chunks no worker claimed yet, or of every chunk not
+     * DONE when {@code claimedToo} (the log lost tasks: a claimed chunk's task is redelivered only from the log).
+     */
+    private int republishPending(Connection store, boolean claimedToo) throws SQLException {
         int windows = 0;
         for (WindowProgress window : SnapshotProgress.latestWindows(store)) {
             if (window.state() != WindowStatus.SNAPSHOTTING) {
                 continue;
             }
-            List<StoredChunk> unclaimed = SnapshotChunks.pending(store, window.window()).stream()
-                .filter(c -> c.attempt() == 0).toList();
-            if (!unclaimed.isEmpty()) {
-                publisher.tasks(tasks(unclaimed));
+            List<StoredChunk> pending = SnapshotChunks.pending(store, window.window()).stream()
+                .filter(c -> claimedToo || c.attempt() == 0).toList();
+            if (!pending.isEmpty()) {
+                publisher.tasks(tasks(pending));
                 windows++;
             }
         }
@@ -411,7 +420,7 @@ public final class SnapshotPlanner implements Stage {
         return Optional.ofNullable(failure);
     }
 
-    /** Stops the loop (after its current round) and closes the producer. */
+    /** Stops the loop (after its current round) and closes the producer and the admin client. */
     @Override
     public void close() {
         stopped.countDown();
@@ -427,5 +436,6 @@ public final class SnapshotPlanner implements Stage {
             }
         }
         publisher.close(Duration.ofSeconds(10));
+        admin.close(Duration.ofSeconds(10));
     }
 }

@@ -16,11 +16,13 @@ import io.tributary.storage.progress.WindowProgress;
 import io.tributary.storage.progress.WindowStatus;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
+import io.tributary.testing.kafka.TopicRetention;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TablePlan;
 import io.tributary.topics.messages.TaskPriority;
 import io.tributary.topics.messages.TopicMessage;
+import io.tributary.topics.provision.TopicProvisioner;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 
 @RealServices
@@ -156,6 +159,44 @@ class SnapshotPlannerIT {
         assertThat(f.windows()).extracting(WindowProgress::window)
             .containsExactlyElementsOf(before.stream().map(WindowProgress::window).toList());
         assertThat(f.tasks()).hasSize(2 * published);
+    }
+
+    /**
+     * Kafka removes tasks no worker took (retention while every snapshot worker was stopped longer than it;
+     * {@code snapshot-tasks} deleted and created again): the next round finds that the log lost records and
+     * publishes the task of every chunk not DONE again, so no window waits for good for a task that is gone.
+     */
+    @Test
+    void tasksKafkaRemovedBeforeAWorkerTookThemArePublishedAgainByTheNextRound(TestServices services)
+        throws Exception {
+        PlannerFixture f = new PlannerFixture(services);
+        createTables(f);
+        f.group(GroupState.ACTIVE, "tenant_a.%", "tenant_b.%");
+        try (SnapshotPlanner planner = f.planner(5000); Admin admin = Admin.create(services.kafkaProperties())) {
+            planner.planOnce();
+            List<String> chunks = chunkIds(f.tasks());
+            assertThat(chunks).isNotEmpty();
+            assertThat(planner.planOnce().didWork()).isFalse();
+
+            TopicRetention.removeEveryRecord(admin, f.topics.snapshotTasks());
+            assertThat(f.tasks()).isEmpty();
+            assertThat(planner.planOnce().resumed()).isEqualTo(4);
+            assertThat(chunkIds(f.tasks())).containsExactlyInAnyOrderElementsOf(chunks);
+            assertThat(planner.planOnce().didWork()).isFalse();
+
+            admin.deleteTopics(List.of(f.topics.snapshotTasks())).all().get();
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+                TopicProvisioner.ensure(admin, f.topics, PlannerFixture.LAYOUT);
+                return true;
+            });
+            assertThat(planner.planOnce().resumed()).isEqualTo(4);
+            assertThat(chunkIds(f.tasks())).containsExactlyInAnyOrderElementsOf(chunks);
+        }
+    }
+
+    private static List<String> chunkIds(List<PlannerFixture.Read<TopicMessage>> read) {
+        return read.stream().map(PlannerFixture.Read::message).filter(ChunkTask.class::isInstance)
+            .map(m -> ((ChunkTask) m).chunkId()).toList();
     }
 
     @Test
