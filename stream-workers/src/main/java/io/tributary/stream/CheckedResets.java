@@ -23,7 +23,7 @@ import org.apache.kafka.common.TopicPartition;
  * for a partition the merge has state of, means changes are gone that {@code rows} never got, and reading on from
  * the start would lose them silently. This consumer remembers the positions of the last out-of-range poll and asks
  * its {@link Check} before the move ({@code seekToBeginning}, which Kafka Streams calls for the reset); the check
- * throws to stop the thread instead. Every other call goes to the consumer as it is.
+ * throws to stop the thread instead, or defers the move. Every other call goes to the consumer as it is.
  *
  * <p>Used by one stream thread, as its consumer is.
  */
@@ -36,9 +36,11 @@ final class CheckedResets implements InvocationHandler {
         /**
          * @param partitions the partitions about to move
          * @param outOfRange those of them whose position Kafka found outside the log, with that position
+         * @return whether they move now; if not, they keep their invalid position, so the next poll fails for them
+         *         again and Kafka Streams asks to move them again
          * @throws MergeInputLostException if records the thread had not read are gone
          */
-        void beforeReset(Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange);
+        boolean beforeReset(Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange);
     }
 
     private final Consumer<byte[], byte[]> consumer;
@@ -67,7 +69,9 @@ final class CheckedResets implements InvocationHandler {
             case "hashCode":
                 return System.identityHashCode(proxy);
             case "seekToBeginning":
-                beforeReset(List.copyOf((Collection<TopicPartition>) args[0]));
+                if (!beforeReset(List.copyOf((Collection<TopicPartition>) args[0]))) {
+                    return null;
+                }
                 break;
             default:
                 break;
@@ -82,7 +86,7 @@ final class CheckedResets implements InvocationHandler {
         }
     }
 
-    private void beforeReset(List<TopicPartition> partitions) {
+    private boolean beforeReset(List<TopicPartition> partitions) {
         Map<TopicPartition, Long> positions = new HashMap<>();
         partitions.forEach(partition -> {
             Long position = outOfRange.remove(partition);
@@ -90,6 +94,6 @@ final class CheckedResets implements InvocationHandler {
                 positions.put(partition, position);
             }
         });
-        check.beforeReset(partitions, positions);
+        return check.beforeReset(partitions, positions);
     }
 }

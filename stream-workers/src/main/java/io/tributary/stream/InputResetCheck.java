@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * stops the thread, and with it the instance ({@link MergeInputLostException}, naming the partitions and the
  * recovery). On another cluster (Kafka replaced under the running worker, every log lost with it: the storage
  * writers find that and the planner snapshots every table again) the thread reads the new logs from their start.
+ * A check the cluster does not answer (within {@link #TIMEOUT}) leaves the partitions where they are: Kafka Streams'
+ * next poll finds them without a valid position again, and they are checked again.
  */
 final class InputResetCheck implements CheckedResets.Check {
 
@@ -60,24 +62,29 @@ final class InputResetCheck implements CheckedResets.Check {
     }
 
     @Override
-    public void beforeReset(Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange) {
+    public boolean beforeReset(Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange) {
+        List<MergeInputCheck.Loss> losses;
         try (Admin admin = Admin.create(adminSettings)) {
             String now = clusterId(admin);
             if (!now.equals(cluster)) {
                 LOG.warn("Stream workers: Kafka cluster {} replaced cluster {} under the running worker; reading {}"
                     + " from the new logs' start (the storage writers find the lost table log and the planner"
                     + " snapshots every table again)", now, cluster, partitions);
-                return;
+                return true;
             }
-            List<MergeInputCheck.Loss> losses = MergeInputCheck.atReset(admin, consumerSettings, names, partitions,
-                outOfRange, TIMEOUT);
-            if (!losses.isEmpty()) {
-                throw new MergeInputLostException(StreamWorkerConfig.applicationId(names), losses);
-            }
-            if (!outOfRange.isEmpty()) {
-                LOG.info("Stream workers: positions {} lay outside their logs, which still hold them: reading those"
-                    + " partitions from their start", outOfRange);
-            }
+            losses = MergeInputCheck.atReset(admin, consumerSettings, names, partitions, outOfRange, TIMEOUT);
+        } catch (StreamWorkerException e) {
+            LOG.warn("Stream workers: cannot check {} before reading them from the log's start ({}); they stay where"
+                + " they are, and the next poll checks them again", partitions, e.getMessage());
+            return false;
         }
+        if (!losses.isEmpty()) {
+            throw new MergeInputLostException(StreamWorkerConfig.applicationId(names), losses);
+        }
+        if (!outOfRange.isEmpty()) {
+            LOG.info("Stream workers: positions {} lay outside their logs, which still hold them: reading those"
+                + " partitions from their start", outOfRange);
+        }
+        return true;
     }
 }

@@ -30,12 +30,14 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -95,11 +97,7 @@ class MergeInputLossIT {
              Admin admin = Admin.create(services.kafkaProperties())) {
             sendInserts(producer, names, 1, 100);
             mergeEverything(services, names, admin, "first");
-            admin.deleteTopics(List.of(names.changes())).all().get();
-            await().atMost(MERGED).ignoreExceptions().until(() -> {
-                TopicProvisioner.ensure(admin, names, layout());
-                return true;
-            });
+            createChangesAgain(admin, names);
 
             assertThatThrownBy(() -> start(services, names, "on-the-new-log"))
                 .isInstanceOf(MergeInputLostException.class)
@@ -122,11 +120,7 @@ class MergeInputLossIT {
             sendInserts(producer, names, 1, 100);
             try (StreamWorker worker = start(services, names, "running")) {
                 awaitMerged(admin, names);
-                admin.deleteTopics(List.of(names.changes())).all().get();
-                await().atMost(MERGED).ignoreExceptions().until(() -> {
-                    TopicProvisioner.ensure(admin, names, layout());
-                    return true;
-                });
+                createChangesAgain(admin, names);
 
                 await().atMost(MERGED).until(() -> worker.failure().isPresent());
                 assertThat(worker.failure().get()).isInstanceOf(MergeInputLostException.class)
@@ -144,7 +138,8 @@ class MergeInputLossIT {
      * Retention removes records below a running stream thread's position (the thread lags by the whole retention):
      * Kafka finds the position outside the log, and the move to the log's start that Kafka Streams then makes is
      * refused, naming how many records were removed unread. A thread on another cluster than the worker started on
-     * (Kafka replaced under it, which the storage writers' checks and the planner's rebuild answer) reads on.
+     * (Kafka replaced under it, which the storage writers' checks and the planner's rebuild answer) reads on. A move
+     * the check defers (the cluster did not answer it) leaves the position invalid, so the next poll asks again.
      */
     @Test
     void retentionOvertakingARunningThreadStopsItsMoveToTheLogsStart(TestServices services) throws Exception {
@@ -155,9 +150,11 @@ class MergeInputLossIT {
         try (KafkaProducer<byte[], byte[]> producer = producer(services);
              Admin admin = Admin.create(services.kafkaProperties());
              Consumer<byte[], byte[]> started = lagging(settings, names, InputResetCheck.clusterId(admin));
-             Consumer<byte[], byte[]> replaced = lagging(settings, names, "another-cluster")) {
+             Consumer<byte[], byte[]> replaced = lagging(settings, names, "another-cluster");
+             Consumer<byte[], byte[]> unchecked = CheckedResets.wrap(new KafkaConsumer<>(consumerSettings(settings),
+                 new ByteArrayDeserializer(), new ByteArrayDeserializer()), (moving, outside) -> false)) {
             sendInserts(producer, names, 1, 100);
-            for (Consumer<byte[], byte[]> consumer : List.of(started, replaced)) {
+            for (Consumer<byte[], byte[]> consumer : List.of(started, replaced, unchecked)) {
                 consumer.assign(partitions);
                 partitions.forEach(partition -> consumer.seek(partition, 1));
             }
@@ -174,6 +171,10 @@ class MergeInputLossIT {
                 assertThat(replaced.position(partition)).isEqualTo(admin.listOffsets(Map.of(partition,
                     OffsetSpec.earliest())).all().get().get(partition).offset());
             }
+            Set<TopicPartition> deferred = outOfRange(unchecked);
+            unchecked.seekToBeginning(deferred);
+            assertThat(outOfRange(unchecked)).as("a move the check defers, found again by the next poll")
+                .containsAnyElementsOf(deferred);
         }
     }
 
@@ -189,11 +190,15 @@ class MergeInputLossIT {
 
     /** A stream thread's consumer of {@code changes}, checking its resets for a worker started on {@code cluster}. */
     private static Consumer<byte[], byte[]> lagging(Map<String, Object> settings, TopicNames names, String cluster) {
-        Map<String, Object> consumer = Map.of("bootstrap.servers", settings.get("bootstrap.servers"),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         StreamsConfig config = new StreamsConfig(settings);
         return new CheckedResetClients(config.getKafkaClientSupplier(), new InputResetCheck(config, names, cluster))
-            .getConsumer(consumer);
+            .getConsumer(consumerSettings(settings));
+    }
+
+    /** A main consumer's settings as Kafka Streams sets them: no reset of its own, committed records only. */
+    private static Map<String, Object> consumerSettings(Map<String, Object> settings) {
+        return Map.of("bootstrap.servers", settings.get("bootstrap.servers"),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     }
 
     /**
@@ -228,6 +233,15 @@ class MergeInputLossIT {
         try (StreamWorker ignored = start(services, names, name)) {
             awaitMerged(admin, names);
         }
+    }
+
+    /** Deletes {@code changes} and creates it again, empty. */
+    private static void createChangesAgain(Admin admin, TopicNames names) throws Exception {
+        admin.deleteTopics(List.of(names.changes())).all().get();
+        await().atMost(MERGED).ignoreExceptions().until(() -> {
+            TopicProvisioner.ensure(admin, names, layout());
+            return true;
+        });
     }
 
     /** Waits until the stream workers' group committed every partition of {@code changes} to its end. */
