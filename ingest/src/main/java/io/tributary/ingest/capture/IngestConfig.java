@@ -29,12 +29,13 @@ import java.util.regex.Pattern;
  * @param replicaIdentityFull  whether ingest sets {@code REPLICA IDENTITY FULL} on captured tables with TOAST-able
  *                             columns, so unchanged TOASTed values travel with updates (see {@link IngestService})
  * @param maxBatchSize         the most records Debezium hands over in one batch
+ * @param sealed               the highest barrier the storage writers sealed, which the next run's barriers pass
  */
 public record IngestConfig(PgEndpoint source, String slotName, String publicationName, TopicNames topics,
                            TopicLayout layout, Map<String, String> kafkaProperties, TableSelection tables,
                            Duration heartbeatInterval, Duration barrierInterval, Duration tableRefreshInterval,
                            Duration offsetFlushInterval, Duration maxRetryBackoff, boolean replicaIdentityFull,
-                           int maxBatchSize) {
+                           int maxBatchSize, SealedEpochs sealed) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9_]{1,63}");
 
@@ -73,6 +74,7 @@ public record IngestConfig(PgEndpoint source, String slotName, String publicatio
         if (maxBatchSize < 1) {
             throw new IllegalArgumentException("maxBatchSize must be >= 1, got " + maxBatchSize);
         }
+        Objects.requireNonNull(sealed, "sealed");
     }
 
     private static void requireName(String what, String name) {
@@ -94,56 +96,63 @@ public record IngestConfig(PgEndpoint source, String slotName, String publicatio
                                   TopicLayout layout, Map<String, String> kafkaProperties, TableSelection tables) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             DEFAULT_HEARTBEAT_INTERVAL, DEFAULT_BARRIER_INTERVAL, DEFAULT_TABLE_REFRESH_INTERVAL,
-            DEFAULT_OFFSET_FLUSH_INTERVAL, DEFAULT_MAX_RETRY_BACKOFF, true, DEFAULT_MAX_BATCH_SIZE);
+            DEFAULT_OFFSET_FLUSH_INTERVAL, DEFAULT_MAX_RETRY_BACKOFF, true, DEFAULT_MAX_BATCH_SIZE, SealedEpochs.none());
     }
 
     /** This configuration with {@code interval} as {@link #heartbeatInterval()}. */
     public IngestConfig withHeartbeatInterval(Duration interval) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             interval, barrierInterval, tableRefreshInterval, offsetFlushInterval, maxRetryBackoff,
-            replicaIdentityFull, maxBatchSize);
+            replicaIdentityFull, maxBatchSize, sealed);
     }
 
     /** This configuration with {@code interval} as {@link #barrierInterval()}. */
     public IngestConfig withBarrierInterval(Duration interval) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             heartbeatInterval, interval, tableRefreshInterval, offsetFlushInterval, maxRetryBackoff,
-            replicaIdentityFull, maxBatchSize);
+            replicaIdentityFull, maxBatchSize, sealed);
     }
 
     /** This configuration with {@code interval} as {@link #tableRefreshInterval()}. */
     public IngestConfig withTableRefreshInterval(Duration interval) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             heartbeatInterval, barrierInterval, interval, offsetFlushInterval, maxRetryBackoff,
-            replicaIdentityFull, maxBatchSize);
+            replicaIdentityFull, maxBatchSize, sealed);
     }
 
     /** This configuration with {@code interval} as {@link #offsetFlushInterval()}. */
     public IngestConfig withOffsetFlushInterval(Duration interval) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             heartbeatInterval, barrierInterval, tableRefreshInterval, interval, maxRetryBackoff,
-            replicaIdentityFull, maxBatchSize);
+            replicaIdentityFull, maxBatchSize, sealed);
     }
 
     /** This configuration with {@code backoff} as {@link #maxRetryBackoff()}. */
     public IngestConfig withMaxRetryBackoff(Duration backoff) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             heartbeatInterval, barrierInterval, tableRefreshInterval, offsetFlushInterval, backoff,
-            replicaIdentityFull, maxBatchSize);
+            replicaIdentityFull, maxBatchSize, sealed);
     }
 
     /** This configuration with {@link #replicaIdentityFull()} set to {@code enabled}. */
     public IngestConfig withReplicaIdentityFull(boolean enabled) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             heartbeatInterval, barrierInterval, tableRefreshInterval, offsetFlushInterval, maxRetryBackoff,
-            enabled, maxBatchSize);
+            enabled, maxBatchSize, sealed);
     }
 
     /** This configuration with {@code size} as {@link #maxBatchSize()}. */
     public IngestConfig withMaxBatchSize(int size) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             heartbeatInterval, barrierInterval, tableRefreshInterval, offsetFlushInterval, maxRetryBackoff,
-            replicaIdentityFull, size);
+            replicaIdentityFull, size, sealed);
+    }
+
+    /** This configuration with {@code seals} as {@link #sealed()}. */
+    public IngestConfig withSealed(SealedEpochs seals) {
+        return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
+            heartbeatInterval, barrierInterval, tableRefreshInterval, offsetFlushInterval, maxRetryBackoff,
+            replicaIdentityFull, maxBatchSize, seals);
     }
 
     /** The Debezium engine name, the key of its offsets in {@code ingest-offsets}: one per slot. */

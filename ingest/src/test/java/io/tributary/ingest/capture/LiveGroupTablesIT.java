@@ -53,7 +53,7 @@ class LiveGroupTablesIT {
                 config.publicationName(), config.topics(), config.layout(), config.kafkaProperties(),
                 new LiveGroupTables(PgEndpoint.of(storage.jdbcUrl(), storage.user(), storage.password())),
                 config.heartbeatInterval(), config.barrierInterval(), config.tableRefreshInterval(),
-                config.offsetFlushInterval(), config.maxRetryBackoff(), true, config.maxBatchSize()));
+                config.offsetFlushInterval(), config.maxRetryBackoff(), true, config.maxBatchSize(), config.sealed()));
             ChangesTopic changes = f.changes();
             assertThat(service.capturedTables()).containsExactly(TableId.of("tenant_1", "orders"));
 

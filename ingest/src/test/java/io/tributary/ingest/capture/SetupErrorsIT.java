@@ -47,7 +47,7 @@ class SetupErrorsIT {
                 PgEndpoint.of(f.db.jdbcUrl(), role, "pw"), config.slotName(), config.publicationName(),
                 config.topics(), config.layout(), config.kafkaProperties(), config.tables(),
                 config.heartbeatInterval(), config.barrierInterval(), config.tableRefreshInterval(),
-                config.offsetFlushInterval(), config.maxRetryBackoff(), true, config.maxBatchSize()));
+                config.offsetFlushInterval(), config.maxRetryBackoff(), true, config.maxBatchSize(), config.sealed()));
 
             await().atMost(WAIT).until(() -> service.state() == IngestState.FAILED);
             assertThat(service.failure()).get().isInstanceOfSatisfying(ReplicationPrivilegeException.class, e -> {
@@ -68,7 +68,7 @@ class SetupErrorsIT {
                 config.slotName(), config.publicationName(), config.topics(), config.layout(),
                 config.kafkaProperties(), config.tables(), config.heartbeatInterval(), config.barrierInterval(),
                 config.tableRefreshInterval(), config.offsetFlushInterval(), config.maxRetryBackoff(), true,
-                config.maxBatchSize()));
+                config.maxBatchSize(), config.sealed()));
 
             await().atMost(WAIT).until(() -> service.state() == IngestState.FAILED);
             assertThat(service.failure()).get().isInstanceOfSatisfying(WalLevelException.class, e -> {

@@ -3,6 +3,7 @@ package io.tributary.launcher.run;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.ingest.capture.IngestConfig;
 import io.tributary.ingest.capture.IngestService;
+import io.tributary.ingest.capture.SealedEpochs;
 import io.tributary.ingest.capture.publication.LiveGroupTables;
 import io.tributary.ingest.planner.PlannerConfig;
 import io.tributary.ingest.planner.SnapshotPlanner;
@@ -166,7 +167,8 @@ public final class Pipeline implements AutoCloseable {
             kafka.forEach((key, value) -> kafkaStrings.put(key.toString(), value.toString()));
             IngestService ingest = IngestService.create(IngestConfig.of(source.toPgEndpoint(),
                 config.replication().slotName(), config.replication().publicationName(), topics, layout,
-                kafkaStrings, new LiveGroupTables(storage.toPgEndpoint())));
+                kafkaStrings, new LiveGroupTables(storage.toPgEndpoint()))
+                .withSealed(SealedEpochs.in(storage.toPgEndpoint())));
             capture = Optional.of(ingest);
             ingest.start();
             add(Role.Part.INGEST, ingest);

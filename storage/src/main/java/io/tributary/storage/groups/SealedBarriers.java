@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * What the storage writers' seals ({@code tributary.sealed_epochs}) tell about the table log {@code rows}: a
@@ -17,7 +18,30 @@ public final class SealedBarriers {
         + " WHERE g.state IN ('PROCESSING', 'ACTIVE') AND s.lsn >= ?::pg_lsn"
         + " GROUP BY s.group_id HAVING count(DISTINCT s.partition) >= ?)";
 
+    private static final String HIGHEST = "SELECT epoch, lsn::text FROM tributary.sealed_epochs"
+        + " ORDER BY epoch DESC, lsn DESC LIMIT 1";
+
+    /**
+     * A barrier a storage writer sealed.
+     *
+     * @param epoch the epoch it ends
+     * @param lsn   its LSN, in Postgres' text form
+     */
+    public record Sealed(long epoch, String lsn) {
+    }
+
     private SealedBarriers() {
+    }
+
+    /**
+     * The barrier of the highest epoch any group's writers sealed, if any: the epochs of the barriers ingest writes
+     * next must be higher (a writer ignores a barrier of an epoch it sealed), and their LSNs not lower.
+     */
+    public static Optional<Sealed> highest(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(HIGHEST);
+             ResultSet rs = select.executeQuery()) {
+            return rs.next() ? Optional.of(new Sealed(rs.getLong(1), rs.getString(2))) : Optional.empty();
+        }
     }
 
     /**

@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  *
  * @param partitions       the partition count
  * @param newest           per partition, its newest barrier (absent: none found)
- * @param stored           the newest barrier stored beside the offsets, if any
+ * @param stored           the newest barrier known outside {@code changes}, if any: stored beside the offsets, or
+ *                         sealed by the storage writers ({@link #withSealed})
  * @param highestCommitted the highest commit LSN of a change, truncation or window marker read after the newest
  *                         barrier of a partition, or of the position the engine's stored offsets resume after,
  *                         {@link Lsn#ZERO} if none
@@ -42,6 +43,17 @@ public record RecoveredBarriers(int partitions, Map<Integer, Barrier> newest, Op
     /** Barriers found in {@code changes} only, with no message after them. */
     public RecoveredBarriers(int partitions, Map<Integer, Barrier> newest) {
         this(partitions, newest, Optional.empty());
+    }
+
+    /**
+     * These barriers with {@code sealed}, the highest barrier the storage writers sealed, as the stored one when its
+     * epoch is higher: Kafka can lose both the barriers in {@code changes} and the stored one, and the next barriers
+     * must still pass every sealed epoch.
+     */
+    public RecoveredBarriers withSealed(Optional<Barrier> sealed) {
+        Optional<Barrier> known = Stream.concat(stored.stream(), sealed.stream())
+            .max((a, b) -> Long.compare(a.epoch(), b.epoch()));
+        return new RecoveredBarriers(partitions, newest, known, highestCommitted);
     }
 
     /** The barrier with the highest epoch in any partition or stored. */

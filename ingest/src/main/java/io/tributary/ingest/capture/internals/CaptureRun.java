@@ -13,6 +13,7 @@ import io.tributary.postgres.LazyConnection;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -53,7 +54,8 @@ public final class CaptureRun implements AutoCloseable {
         try {
             StoredBarrier stored = new StoredBarrier(config.topics().ingestOffsets(), config.engineName());
             RecoveredBarriers recovered = BarrierRecovery.recover(config.kafkaProperties(),
-                config.topics().changes(), config.layout().partitions(), stored, RECOVERY_TIMEOUT);
+                config.topics().changes(), config.layout().partitions(), stored, RECOVERY_TIMEOUT)
+                .withSealed(highestSealed(config));
             repairBarriers(config, recovered);
             this.handler = new ChangeBatchHandler(producer,
                 new SourceOffsets(config.topics().ingestOffsets(), config.engineName()), stored,
@@ -90,6 +92,15 @@ public final class CaptureRun implements AutoCloseable {
         CaptureRun run = new CaptureRun(config, xidReference, counters);
         run.thread.execute(run.engine);
         return run;
+    }
+
+    private static Optional<Barrier> highestSealed(IngestConfig config) {
+        try {
+            return config.sealed().highest();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the epochs the storage writers sealed (ingest's barriers"
+                + " must pass them): " + e.getMessage(), e);
+        }
     }
 
     private void repairBarriers(IngestConfig config, RecoveredBarriers recovered) {
