@@ -96,7 +96,8 @@ public record IngestConfig(PgEndpoint source, String slotName, String publicatio
                                   TopicLayout layout, Map<String, String> kafkaProperties, TableSelection tables) {
         return new IngestConfig(source, slotName, publicationName, topics, layout, kafkaProperties, tables,
             DEFAULT_HEARTBEAT_INTERVAL, DEFAULT_BARRIER_INTERVAL, DEFAULT_TABLE_REFRESH_INTERVAL,
-            DEFAULT_OFFSET_FLUSH_INTERVAL, DEFAULT_MAX_RETRY_BACKOFF, true, DEFAULT_MAX_BATCH_SIZE, SealedEpochs.none());
+            DEFAULT_OFFSET_FLUSH_INTERVAL, DEFAULT_MAX_RETRY_BACKOFF, true, DEFAULT_MAX_BATCH_SIZE,
+            SealedEpochs.none());
     }
 
     /** This configuration with {@code interval} as {@link #heartbeatInterval()}. */
