@@ -14,7 +14,9 @@ import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
+import io.tributary.topics.messages.PgSnapshot;
 import io.tributary.topics.messages.RowJson;
+import io.tributary.topics.messages.SnapshotRow;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.provision.TopicProvisioner;
 import java.nio.file.Path;
@@ -87,6 +89,28 @@ class MergeInputLossIT {
                 .satisfies(e -> assertThat(((MergeInputLostException) e).losses())
                     .extracting(MergeInputCheck.Loss::partition)
                     .containsExactly(new TopicPartition(names.changes(), 0), new TopicPartition(names.changes(), 1)));
+        }
+    }
+
+    /** The same for {@code snapshot-rows}: rows of chunks the merge had not read are gone from the table log. */
+    @Test
+    void snapshotRowsRemovedBeforeTheMergeReadThemStopTheNextStart(TestServices services) throws Exception {
+        TopicNames names = provision(services);
+        try (KafkaProducer<byte[], byte[]> producer = producer(services);
+             Admin admin = Admin.create(services.kafkaProperties())) {
+            sendSnapshotRows(producer, names, 1, 100);
+            try (StreamWorker ignored = start(services, names, "first")) {
+                awaitMerged(admin, names, names.snapshotRows());
+            }
+
+            sendSnapshotRows(producer, names, 101, 200);
+            TopicRetention.removeEveryRecord(admin, names.snapshotRows());
+
+            assertThatThrownBy(() -> start(services, names, "after-retention-of-unread-rows"))
+                .isInstanceOf(MergeInputLostException.class)
+                .hasMessageContaining(names.snapshotRows() + "-0: committed offset")
+                .hasMessageContaining(names.snapshotRows() + "-1: committed offset")
+                .hasMessageContaining("removed unread");
         }
     }
 
@@ -247,11 +271,17 @@ class MergeInputLossIT {
 
     /** Waits until the stream workers' group committed every partition of {@code changes} to its end. */
     private static void awaitMerged(Admin admin, TopicNames names) {
+        awaitMerged(admin, names, names.changes());
+    }
+
+    /** Waits until the stream workers' group committed every partition of {@code input} to its end. */
+    private static void awaitMerged(Admin admin, TopicNames names, String input) {
         String group = StreamWorkerConfig.applicationId(names);
         await().atMost(MERGED).until(() -> {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                 .partitionsToOffsetAndMetadata().get();
-            Map<TopicPartition, OffsetSpec> latest = changesPartitions(names).stream()
+            Map<TopicPartition, OffsetSpec> latest = IntStream.range(0, PARTITIONS)
+                .mapToObj(p -> new TopicPartition(input, p))
                 .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
             return admin.listOffsets(latest).all().get().entrySet().stream().allMatch(end ->
                 committed.containsKey(end.getKey())
@@ -286,6 +316,17 @@ class MergeInputLossIT {
         for (int id = from; id <= to; id++) {
             producer.send(TopicCodec.CHANGES.recordByKey(names.changes(), PARTITIONS, ChangeEvent.insert(TABLE,
                 KeyValues.of("[" + id + "]"), RowJson.of("{\"id\":" + id + "}"), Lsn.of(1_000L + id), 0, id)));
+        }
+        producer.commitTransaction();
+    }
+
+    /** Rows {@code from..to} of one chunk of {@link #TABLE} in one Kafka transaction. */
+    private static void sendSnapshotRows(KafkaProducer<byte[], byte[]> producer, TopicNames names, int from, int to) {
+        producer.beginTransaction();
+        for (int id = from; id <= to; id++) {
+            producer.send(TopicCodec.SNAPSHOT_ROWS.recordByKey(names.snapshotRows(), PARTITIONS, new SnapshotRow(TABLE,
+                KeyValues.of("[" + id + "]"), RowJson.of("{\"id\":" + id + "}"), "w#0", "w", 1,
+                PgSnapshot.of(100, 100, List.of()))));
         }
         producer.commitTransaction();
     }
