@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -124,14 +123,7 @@ public final class ChangesLostScenario implements InfraScenario {
     /** How many offsets of {@code changes} up to {@code ends} lie past the stream workers' committed offsets. */
     private static long unread(Admin admin, TopicNames names, Map<TopicPartition, Long> ends)
         throws InterruptedException, ExecutionException {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-            StreamWorkerConfig.applicationId(names)).partitionsToOffsetAndMetadata().get();
-        long unread = 0;
-        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
-            OffsetAndMetadata offset = committed.get(end.getKey());
-            unread += Math.max(0, end.getValue() - (offset == null ? 0 : offset.offset()));
-        }
-        return unread;
+        return TopicRetention.unread(admin, StreamWorkerConfig.applicationId(names), ends);
     }
 
     /**

@@ -27,7 +27,7 @@ class ChaosSoakIT {
 
     private static final List<String> SCENARIOS = List.of("oversized-row", "rows-recreated", "changes-retention",
         "row-id-conflict", CombinedRun.NAME, "kafka-restart", "storage-restart", "source-connections",
-        "slow-storage", "redeploy-mid-snapshot", "kafka-wiped", "changes-lost");
+        "slow-storage", "redeploy-mid-snapshot", "kafka-wiped", "changes-lost", "tasks-lost");
 
     @Test
     void everyInfrastructureScenarioStaysCleanForTheWholeSoak(TestServices services) {
@@ -95,6 +95,10 @@ class ChaosSoakIT {
             case "changes-lost" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,
                     new ChangesLostScenario());
+            }
+            case "tasks-lost" -> {
+                return execute(Runs.environment(services, directory, kafka, source, storage), seed,
+                    new TasksLostScenario());
             }
             case "row-id-conflict" -> {
                 return execute(Runs.environment(services, directory, kafka, source, storage), seed,

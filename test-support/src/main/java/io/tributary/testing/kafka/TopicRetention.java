@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /** What retention does to a topic's old segments, done at once: each partition's log start moved forward. */
@@ -45,6 +46,22 @@ public final class TopicRetention {
             }
         }
         return removed;
+    }
+
+    /**
+     * How many offsets up to {@code ends} lie past consumer group {@code group}'s committed offsets (all of a
+     * partition it committed none of): what removing the records before {@code ends} takes from it unread.
+     */
+    public static long unread(Admin admin, String group, Map<TopicPartition, Long> ends)
+        throws InterruptedException, ExecutionException {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+            .partitionsToOffsetAndMetadata().get();
+        long unread = 0;
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            OffsetAndMetadata offset = committed.get(end.getKey());
+            unread += Math.max(0, end.getValue() - (offset == null ? 0 : offset.offset()));
+        }
+        return unread;
     }
 
     /** Removes every record of {@code topic}, as retention of all its segments would; returns how many. */
