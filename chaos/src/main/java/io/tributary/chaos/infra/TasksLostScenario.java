@@ -16,18 +16,18 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * {@code tasks-lost}: Kafka removes chunk tasks no snapshot worker took. While the snapshot runs (held open by the
- * run's {@link SnapshotHold}), every snapshot worker process is stopped, retention removes every record of
- * {@code snapshot-tasks} (the tasks of chunks not read yet among them: a worker commits a task only once its chunk is
- * done) and the snapshot workers start again. Required, as docs/reliability.md documents: the planner's next round
- * finds that the log lost records and publishes the task of every chunk not done again, so the group becomes ACTIVE
- * (its snapshot complete) within {@link #RESUME_TIMEOUT}; the run's audit and its end's comparison of storage with
- * the source check every row. No streaming fault.
+ * run's {@link SnapshotHold}) and once the planner has published tasks, every snapshot worker process is stopped,
+ * retention removes every record of {@code snapshot-tasks} (the tasks of chunks not read yet among them: a worker
+ * commits a task only once its chunk is done) and the snapshot workers start again. Required, as
+ * docs/reliability.md documents: the planner's next round finds that the log lost records and publishes the task of
+ * every chunk not done again, so the group becomes ACTIVE (its snapshot complete) within {@link #RESUME_TIMEOUT};
+ * the run's audit and its end's comparison of storage with the source check every row. No streaming fault.
  */
 public final class TasksLostScenario implements InfraScenario {
 
     static final Duration RESUME_TIMEOUT = Duration.ofMinutes(3);
-    /** How long the planner may take to publish a task once the snapshot workers stopped. */
-    private static final Duration UNTAKEN_TIMEOUT = Duration.ofSeconds(60);
+    /** How long the planner may take to publish the first tasks once the group is deployed. */
+    private static final Duration TASKS_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration POLL = Duration.ofMillis(500);
 
     @Override
@@ -46,19 +46,16 @@ public final class TasksLostScenario implements InfraScenario {
         TopicNames names = new TopicNames(settings.topicPrefix());
         String workersGroup = names.prefix() + SnapshotWorkerConfig.GROUP_SUFFIX;
         List<PipelineProcess> workers = new ArrayList<>(context.pipeline().processes(ProcessRole.SNAPSHOT_WORKER));
-        workers.forEach(context.pipeline()::stop);
         long removed;
         long untaken;
         try (Admin admin = settings.admin()) {
-            long deadline = System.nanoTime() + UNTAKEN_TIMEOUT.toNanos();
+            awaitTasks(context, admin, names);
+            workers.forEach(context.pipeline()::stop);
             Map<TopicPartition, Long> ends = TopicRetention.ends(admin, names.snapshotTasks());
-            while ((untaken = TopicRetention.unread(admin, workersGroup, ends)) == 0) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(name() + ": no task of " + names.snapshotTasks() + " was left"
-                        + " undone within " + UNTAKEN_TIMEOUT + " of the snapshot workers' stop");
-                }
-                context.hold(POLL);
-                ends = TopicRetention.ends(admin, names.snapshotTasks());
+            untaken = TopicRetention.unread(admin, workersGroup, ends);
+            if (untaken == 0) {
+                throw new IllegalStateException(name() + ": every task was done when the snapshot workers stopped;"
+                    + " the hold should have kept the snapshot running");
             }
             removed = TopicRetention.removeBefore(admin, names.snapshotTasks(), ends);
         }
@@ -78,5 +75,19 @@ public final class TasksLostScenario implements InfraScenario {
         }
         context.log(name() + ": group " + group + " ACTIVE " + took + " ms after the loss, its chunks read from"
             + " tasks the planner published again");
+    }
+
+    /** Waits until the planner has published tasks (its first round can take a while under the hold). */
+    private void awaitTasks(FaultContext context, Admin admin, TopicNames names) throws Exception {
+        long deadline = System.nanoTime() + TASKS_TIMEOUT.toNanos();
+        while (TopicRetention.ends(admin, names.snapshotTasks()).values().stream().mapToLong(Long::longValue)
+            .sum() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name() + ": the planner published no task to "
+                    + names.snapshotTasks() + " within " + TASKS_TIMEOUT + " of the group's deploy");
+            }
+            context.hold(POLL);
+        }
+        context.hold(context.between(Duration.ofSeconds(1), Duration.ofSeconds(3)));
     }
 }
