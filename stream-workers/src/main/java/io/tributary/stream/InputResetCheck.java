@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.StreamsConfig;
@@ -30,8 +31,10 @@ final class InputResetCheck implements CheckedResets.Check {
 
     private static final Logger LOG = LoggerFactory.getLogger(InputResetCheck.class);
 
-    private final Map<String, Object> adminSettings;
-    private final Map<String, Object> consumerSettings;
+    /** Numbers the checks' clients: stream threads check at once, and two clients must not share a client id. */
+    private static final AtomicLong CHECKS = new AtomicLong();
+
+    private final StreamsConfig config;
     private final TopicNames names;
     private final String cluster;
 
@@ -39,9 +42,7 @@ final class InputResetCheck implements CheckedResets.Check {
      * @param cluster the id of the cluster the worker started on
      */
     InputResetCheck(StreamsConfig config, TopicNames names, String cluster) {
-        String applicationId = StreamWorkerConfig.applicationId(names);
-        this.adminSettings = config.getAdminConfigs(applicationId + "-reset-check");
-        this.consumerSettings = config.getRestoreConsumerConfigs(applicationId + "-reset-check");
+        this.config = config;
         this.names = names;
         this.cluster = cluster;
     }
@@ -64,7 +65,8 @@ final class InputResetCheck implements CheckedResets.Check {
     @Override
     public boolean beforeReset(Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange) {
         List<MergeInputCheck.Loss> losses;
-        try (Admin admin = Admin.create(adminSettings)) {
+        String clientId = StreamWorkerConfig.applicationId(names) + "-reset-check-" + CHECKS.incrementAndGet();
+        try (Admin admin = Admin.create(config.getAdminConfigs(clientId))) {
             String now = clusterId(admin);
             if (!now.equals(cluster)) {
                 LOG.warn("Stream workers: Kafka cluster {} replaced cluster {} under the running worker; reading {}"
@@ -72,7 +74,8 @@ final class InputResetCheck implements CheckedResets.Check {
                     + " snapshots every table again)", now, cluster, partitions);
                 return true;
             }
-            losses = MergeInputCheck.atReset(admin, consumerSettings, names, partitions, outOfRange, TIMEOUT);
+            losses = MergeInputCheck.atReset(admin, config.getRestoreConsumerConfigs(clientId), names, partitions,
+                outOfRange, TIMEOUT);
         } catch (StreamWorkerException e) {
             LOG.warn("Stream workers: cannot check {} before reading them from the log's start ({}); they stay where"
                 + " they are, and the next poll checks them again", partitions, e.getMessage());
