@@ -150,7 +150,8 @@ class MergeInputLossIT {
                 assertThat(worker.failure().get()).isInstanceOf(MergeInputLostException.class)
                     .hasMessageContaining(names.changes() + "-")
                     .hasMessageContaining("tributary recover --config FILE");
-                assertThat(worker.state()).isIn(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR);
+                await().atMost(MERGED).untilAsserted(() -> assertThat(worker.state())
+                    .isIn(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR));
             }
 
             assertThatThrownBy(() -> start(services, names, "after-the-stop"))
