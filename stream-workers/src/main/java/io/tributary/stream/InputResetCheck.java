@@ -5,9 +5,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -49,17 +47,8 @@ final class InputResetCheck implements CheckedResets.Check {
 
     /** The id of the cluster {@code admin} talks to. */
     static String clusterId(Admin admin) {
-        try {
-            return admin.describeCluster().clusterId().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new StreamWorkerException("Cannot read the Kafka cluster's id: " + e.getCause().getMessage(),
-                e.getCause());
-        } catch (TimeoutException e) {
-            throw new StreamWorkerException("The Kafka cluster did not tell its id within " + TIMEOUT, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StreamWorkerException("Interrupted while reading the Kafka cluster's id", e);
-        }
+        return MergeInputCheck.answer("the Kafka cluster's id", TIMEOUT,
+            () -> admin.describeCluster().clusterId().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
     }
 
     @Override

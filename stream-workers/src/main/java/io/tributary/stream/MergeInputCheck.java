@@ -75,7 +75,7 @@ public final class MergeInputCheck {
                                   Duration timeout) {
         String groupId = StreamWorkerConfig.applicationId(names);
         List<String> inputs = List.of(names.changes(), names.snapshotRows());
-        return answer(inputs, groupId, timeout, () -> {
+        return answer(offsetsOf(names), timeout, () -> {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
                 .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Map<String, TopicDescription> described = admin.describeTopics(inputs).allTopicNames()
@@ -110,8 +110,8 @@ public final class MergeInputCheck {
                                      Collection<TopicPartition> partitions, Map<TopicPartition, Long> outOfRange,
                                      Duration timeout) {
         List<TopicPartition> withoutOffset = partitions.stream().filter(p -> !outOfRange.containsKey(p)).toList();
-        return answer(List.of(names.changes(), names.snapshotRows()), StreamWorkerConfig.applicationId(names),
-            timeout, () -> losses(admin, consumerSettings, names, "position", outOfRange, withoutOffset, timeout));
+        return answer(offsetsOf(names), timeout,
+            () -> losses(admin, consumerSettings, names, "position", outOfRange, withoutOffset, timeout));
     }
 
     /**
@@ -145,24 +145,33 @@ public final class MergeInputCheck {
         return losses;
     }
 
-    /** A question to the cluster about the offsets of the group's {@code inputs}. */
-    private interface Question {
-        List<Loss> ask() throws ExecutionException, TimeoutException, InterruptedException;
+    /** A question to the Kafka cluster. */
+    interface Question<T> {
+        T ask() throws ExecutionException, TimeoutException, InterruptedException;
     }
 
-    private static List<Loss> answer(List<String> inputs, String groupId, Duration timeout, Question question) {
+    /**
+     * The answer to {@code question}, which reads {@code what} (e.g. {@code the Kafka cluster's id}) within
+     * {@code timeout}.
+     *
+     * @throws StreamWorkerException if the cluster failed or did not answer in time
+     */
+    static <T> T answer(String what, Duration timeout, Question<T> question) {
         try {
             return question.ask();
         } catch (ExecutionException e) {
-            throw new StreamWorkerException("Cannot read the stream workers' offsets of " + inputs + " (group "
-                + groupId + "): " + e.getCause().getMessage(), e.getCause());
+            throw new StreamWorkerException("Cannot read " + what + ": " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new StreamWorkerException("The cluster did not tell the stream workers' offsets of " + inputs
-                + " within " + timeout, e);
+            throw new StreamWorkerException("The Kafka cluster did not tell " + what + " within " + timeout, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StreamWorkerException("Interrupted while reading the stream workers' offsets", e);
+            throw new StreamWorkerException("Interrupted while reading " + what, e);
         }
+    }
+
+    private static String offsetsOf(TopicNames names) {
+        return "the stream workers' offsets of " + List.of(names.changes(), names.snapshotRows()) + " (group "
+            + StreamWorkerConfig.applicationId(names) + ")";
     }
 
     /**
