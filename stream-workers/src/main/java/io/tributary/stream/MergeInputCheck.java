@@ -74,11 +74,10 @@ public final class MergeInputCheck {
     public static List<Loss> find(Admin admin, Map<String, Object> consumerSettings, TopicNames names,
                                   Duration timeout) {
         String groupId = StreamWorkerConfig.applicationId(names);
-        List<String> inputs = List.of(names.changes(), names.snapshotRows());
         return answer(offsetsOf(names), timeout, () -> {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
                 .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            Map<String, TopicDescription> described = admin.describeTopics(inputs).allTopicNames()
+            Map<String, TopicDescription> described = admin.describeTopics(inputs(names)).allTopicNames()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Map<TopicPartition, Long> read = new HashMap<>();
             List<TopicPartition> unread = new ArrayList<>();
@@ -169,9 +168,14 @@ public final class MergeInputCheck {
         }
     }
 
+    /** The merge's input topics. */
+    private static List<String> inputs(TopicNames names) {
+        return List.of(names.changes(), names.snapshotRows());
+    }
+
     private static String offsetsOf(TopicNames names) {
-        return "the stream workers' offsets of " + List.of(names.changes(), names.snapshotRows()) + " (group "
-            + StreamWorkerConfig.applicationId(names) + ")";
+        return "the stream workers' offsets of " + inputs(names) + " (group " + StreamWorkerConfig.applicationId(names)
+            + ")";
     }
 
     /**
