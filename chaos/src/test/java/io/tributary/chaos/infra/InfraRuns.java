@@ -24,9 +24,23 @@ final class InfraRuns {
      * Kafka and a fresh source and storage database, and asserts it clean with at least {@code faults} faults.
      */
     static void runClean(TestServices services, String name, long seed, InfraScenario scenario, int faults) {
-        RunEnvironment environment = Runs.environment(services, directory(services, name),
-            services.kafkaBootstrapServers(), Runs.newDatabase(services), Runs.newDatabase(services));
-        assertClean(new InfraRun(environment, InfraProfiles.quick(seed), scenario, Runs::print).execute(), faults);
+        runClean(environment(services, directory(services, name), services.kafkaBootstrapServers()), seed, scenario,
+            faults);
+    }
+
+    /**
+     * Runs {@code scenario} in the CI profile ({@link InfraProfiles#quick}) from {@code seed} on {@code environment}
+     * and asserts it clean with at least {@code faults} faults; the report is for a scenario's own checks after.
+     */
+    static InfraReport runClean(RunEnvironment environment, long seed, InfraScenario scenario, int faults) {
+        InfraReport report = new InfraRun(environment, InfraProfiles.quick(seed), scenario, Runs::print).execute();
+        assertClean(report, faults);
+        return report;
+    }
+
+    /** A run in {@code directory} on the Kafka at {@code kafka} with a fresh source and storage database. */
+    static RunEnvironment environment(TestServices services, Path directory, String kafka) {
+        return Runs.environment(services, directory, kafka, Runs.newDatabase(services), Runs.newDatabase(services));
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.tributary.chaos.infra;
 
 import io.tributary.chaos.Runs;
-import io.tributary.chaos.run.RunEnvironment;
 import io.tributary.chaos.services.RestartableKafka;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
@@ -22,10 +21,8 @@ class KafkaWipedScenarioIT {
         long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "kafka-wiped");
         try (RestartableKafka kafka = RestartableKafka.create(directory.resolve("kafka"))) {
-            RunEnvironment environment = Runs.environment(services, directory, kafka.bootstrapServers(),
-                Runs.newDatabase(services), Runs.newDatabase(services));
-            InfraRuns.assertClean(new InfraRun(environment, InfraProfiles.quick(seed), new KafkaWipedScenario(kafka),
-                Runs::print).execute(), 1);
+            InfraRuns.runClean(InfraRuns.environment(services, directory, kafka.bootstrapServers()), seed,
+                new KafkaWipedScenario(kafka), 1);
         }
     }
 }

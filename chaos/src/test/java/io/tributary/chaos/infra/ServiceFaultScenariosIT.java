@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.chaos.Runs;
 import io.tributary.chaos.run.RunEnvironment;
-import io.tributary.chaos.run.RunSettings;
 import io.tributary.chaos.services.RestartableKafka;
 import io.tributary.chaos.services.RestartablePostgres;
 import io.tributary.postgres.PgEndpoint;
@@ -28,11 +27,8 @@ class ServiceFaultScenariosIT {
         long seed = Runs.seed();
         Path directory = InfraRuns.directory(services, "kafka-restart");
         try (RestartableKafka kafka = RestartableKafka.create(directory.resolve("kafka"))) {
-            RunEnvironment environment = Runs.environment(services, directory, kafka.bootstrapServers(),
-                Runs.newDatabase(services), Runs.newDatabase(services));
-            InfraReport report = new InfraRun(environment, settings(seed), RestartScenario.kafka(kafka),
-                Runs::print).execute();
-            InfraRuns.assertClean(report, 2);
+            InfraRuns.runClean(InfraRuns.environment(services, directory, kafka.bootstrapServers()), seed,
+                RestartScenario.kafka(kafka), 2);
         }
     }
 
@@ -44,9 +40,7 @@ class ServiceFaultScenariosIT {
             PgEndpoint storage = postgres.createDatabase("storage");
             RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
                 Runs.newDatabase(services), storage);
-            InfraReport report = new InfraRun(environment, settings(seed), RestartScenario.storage(postgres),
-                Runs::print).execute();
-            InfraRuns.assertClean(report, 2);
+            InfraRuns.runClean(environment, seed, RestartScenario.storage(postgres), 2);
         }
     }
 
@@ -58,8 +52,7 @@ class ServiceFaultScenariosIT {
         RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
             source, Runs.newDatabase(services));
         try (SourceConnectionScenario scenario = new SourceConnectionScenario(source, 2)) {
-            InfraReport report = new InfraRun(environment, settings(seed), scenario, Runs::print).execute();
-            InfraRuns.assertClean(report, 6);
+            InfraRuns.runClean(environment, seed, scenario, 6);
         }
     }
 
@@ -71,13 +64,8 @@ class ServiceFaultScenariosIT {
         RunEnvironment environment = Runs.environment(services, directory, services.kafkaBootstrapServers(),
             Runs.newDatabase(services), storage);
         try (SlowStorageScenario scenario = new SlowStorageScenario(storage, seed)) {
-            InfraReport report = new InfraRun(environment, settings(seed), scenario, Runs::print).execute();
-            InfraRuns.assertClean(report, 4);
+            InfraReport report = InfraRuns.runClean(environment, seed, scenario, 4);
             assertThat(scenario.bytesForwarded()).as(report.summary()).isPositive();
         }
-    }
-
-    private static RunSettings settings(long seed) {
-        return InfraProfiles.quick(seed);
     }
 }
