@@ -65,6 +65,11 @@ public final class Bench implements Callable<Integer> {
         description = "rows of the ~500 B-row table of B, A, C, R and DBZ; total rows of M (default ${DEFAULT-VALUE})")
     private long rows;
 
+    @Option(names = "--row-body", defaultValue = "REPEATED",
+        description = "body of those rows: REPEATED (one MD5 13 times, shrinks ~8x under lz4) or DISTINCT (13"
+            + " different MD5s, barely shrinks; default ${DEFAULT-VALUE})")
+    private Dataset.Body rowBody;
+
     @Option(names = "--workers", split = ",", defaultValue = "1,2,4",
         description = "replication.workers_per_process values of A, R and M (default ${DEFAULT-VALUE})")
     private List<Integer> workers;
@@ -263,9 +268,10 @@ public final class Bench implements Callable<Integer> {
         if (selected.stream().anyMatch(s -> s.compareTo(Scenario.REMOTE) <= 0 || s == Scenario.PROCESSES)) {
             long loadStart = System.nanoTime();
             try (Connection c = source.connect()) {
-                Dataset.load(c, rows);
+                Dataset.load(c, rows, rowBody);
             }
-            BenchContext.log("loaded %,d rows (%s) in %.1f s", rows, tableSize(source),
+            BenchContext.log("loaded %,d rows, %s body (%s) in %.1f s", rows, rowBody.name().toLowerCase(Locale.ROOT),
+                tableSize(source),
                 (System.nanoTime() - loadStart) / 1e9);
         }
         if (selected.contains(Scenario.BASELINES)) {
@@ -349,7 +355,7 @@ public final class Bench implements Callable<Integer> {
         for (int threads : debeziumThreads) {
             String configuration = "snapshot.mode=initial, snapshot.max.threads " + threads + ", " + what
                 + ", JsonConverter without schemas";
-            ctx.record(scenario, configuration, attempt -> {
+            ctx.recordFromRest(scenario, configuration, attempt -> {
                 BenchContext.log("%s: %s ...", scenario, configuration);
                 String name = "bench_dbz_" + key + "_t" + threads
                     + (attempt == 0 ? "" : "_r" + attempt);

@@ -37,7 +37,7 @@ public final class DirectSeries {
         StorageCheck.Expected expected = Dataset.expected(1);
         for (int n : threads) {
             String configuration = what + ", " + n + (n == 1 ? " thread" : " threads");
-            ctx.record(scenario, configuration, attempt -> {
+            ctx.recordFromRest(scenario, configuration, attempt -> {
                 BenchContext.log("%s: %s ...", scenario, configuration);
                 PgEndpoint storage = ctx.storageDatabase(name + "_t" + n + (attempt == 0 ? "" : "_r" + attempt));
                 Baselines.Measured measured = DirectPath.run(new DirectPath.Settings(reachable, storage,

@@ -54,9 +54,9 @@ public final class Baselines {
         ctx.recordBaseline("B1 sequential snapshot", "1 connection, keyset chunks of 20k, columns as text",
             attempt -> ok("B1 sequential snapshot", "1 connection, keyset chunks of 20k, columns as text",
                 keysetRead(source), "baseline: the field's default"));
-        ctx.record("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection",
+        ctx.recordFromRest("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection",
             attempt -> ok("B2 ceiling: COPY out", "COPY (SELECT *) TO STDOUT, 1 connection", copyOut(source), ""));
-        ctx.record("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
+        ctx.recordFromRest("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
             attempt -> ok("B3 ceiling: COPY into bucket_data", "1 connection, 5k rows per transaction",
                 copyIntoBucketData(ctx.storageDatabase("ceiling" + (attempt == 0 ? "" : "_r" + attempt)), rows,
                     ctx.cpu()), "CPU over the COPY only (its text is built before); PG = its backend"));

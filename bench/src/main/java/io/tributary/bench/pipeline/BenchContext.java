@@ -130,18 +130,41 @@ public final class BenchContext {
      * its own ({@link Row#withCpu}: measured over the same window as its seconds).
      */
     public Row record(String scenario, String configuration, Measurement measurement) {
-        Row median = measure(scenario, configuration, measurement);
+        Row median = measure(scenario, configuration, measurement, false);
         table.add(median);
         afterEachRow.run();
         return median;
     }
 
-    /** As {@link #record}, and the row becomes the baseline of every ratio. */
+    /**
+     * As {@link #record}, each attempt starting on Postgres servers at rest ({@link QuietServers}: what earlier
+     * scenarios' writes left for autovacuum and the checkpointer done first, outside every window). For measurements
+     * that start everything they measure themselves, with nothing of the bench running on the servers before them.
+     */
+    public Row recordFromRest(String scenario, String configuration, Measurement measurement) {
+        Row median = measure(scenario, configuration, measurement, true);
+        table.add(median);
+        afterEachRow.run();
+        return median;
+    }
+
+    /** As {@link #recordFromRest}, and the row becomes the baseline of every ratio. */
     public Row recordBaseline(String scenario, String configuration, Measurement measurement) {
-        Row median = measure(scenario, configuration, measurement);
+        Row median = measure(scenario, configuration, measurement, true);
         table.addBaseline(median);
         afterEachRow.run();
         return median;
+    }
+
+    private void settleServers() {
+        long start = System.nanoTime();
+        try {
+            QuietServers.settle(sourceServer);
+            QuietServers.settle(storageServer);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not bring the Postgres servers to rest before a measurement", e);
+        }
+        log("servers at rest (vacuum, analyze, checkpoint) in %.1f s", (System.nanoTime() - start) / 1e9);
     }
 
     /** The CPU probe of the bench JVM and the Postgres servers, for a measurement that times its own window. */
@@ -159,9 +182,12 @@ public final class BenchContext {
         return repeat;
     }
 
-    private Row measure(String scenario, String configuration, Measurement measurement) {
+    private Row measure(String scenario, String configuration, Measurement measurement, boolean fromRest) {
         List<Row> runs = new ArrayList<>();
         for (int attempt = 0; attempt < repeat; attempt++) {
+            if (fromRest) {
+                settleServers();
+            }
             memory.reset();
             CpuUse before = cpu.total();
             Row row;

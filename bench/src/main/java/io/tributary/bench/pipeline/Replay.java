@@ -33,7 +33,7 @@ public final class Replay {
      */
     public static void run(BenchContext ctx, String scenario, PipelineRun.Settings of, PgEndpoint source, long rows,
                            RulesVersion rules, String tables, Optional<StorageCheck.Expected> expected) {
-        ctx.record(scenario, "new sync rules version, replay of " + of.name() + ".rows", attempt -> {
+        ctx.recordFromRest(scenario, "new sync rules version, replay of " + of.name() + ".rows", attempt -> {
             Path file = ctx.rulesFile(of.name() + "-v" + (attempt + 2), rules.of(attempt + 2));
             PipelineRun.Settings replay = new PipelineRun.Settings(of.name(), of.kafka(), of.sourceUrl(),
                 of.storageUrl(), of.user(), file, of.workersPerProcess(), of.chunkRows());

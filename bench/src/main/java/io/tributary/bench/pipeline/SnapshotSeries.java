@@ -74,7 +74,7 @@ public final class SnapshotSeries {
         PipelineRun.Settings[] last = new PipelineRun.Settings[1];
         for (int w : workers) {
             String configuration = what + ", workers_per_process " + w;
-            ctx.record(scenario, configuration, attempt -> {
+            ctx.recordFromRest(scenario, configuration, attempt -> {
                 String runName = name + "_w" + w + (attempt == 0 ? "" : "_r" + attempt);
                 PipelineRun.Settings settings = ctx.pipeline(runName, source.sourceUrl(), source.rules(), w);
                 BenchContext.log("%s: %s ...", scenario, configuration);

@@ -80,7 +80,7 @@ public final class MultiProcess {
         for (int w : workers) {
             String configuration = String.format(Locale.ROOT, "%s as %d JVMs, workers_per_process %d, JVM options"
                 + " '%s'", String.join(", ", ROLES.keySet()), ROLES.size(), w, javaOptions);
-            ctx.record(SCENARIO, configuration, attempt -> {
+            ctx.recordFromRest(SCENARIO, configuration, attempt -> {
                 String name = "bench_p_w" + w + (attempt == 0 ? "" : "_r" + attempt);
                 PipelineRun.Settings settings = ctx.pipeline(name, source.jdbcUrl(), rules, w);
                 BenchContext.log("%s: %s ...", SCENARIO, configuration);

@@ -48,7 +48,7 @@ public final class RemoteSource {
             PgEndpoint remote = new PgEndpoint(url, source.user(), source.password());
             String via = link.describe();
             String configuration = "1 connection, keyset chunks of 20k, columns as text, " + via;
-            ctx.record("R1 remote: sequential snapshot", configuration, attempt -> Baselines.ok(
+            ctx.recordFromRest("R1 remote: sequential snapshot", configuration, attempt -> Baselines.ok(
                 "R1 remote: sequential snapshot", configuration, Baselines.keysetRead(remote), "B1 through the proxy"));
             Optional<PipelineRun.Settings> last = SnapshotSeries.run(ctx, "R2 remote: snapshot to first checkpoint",
                 "full pipeline, source " + via + ", chunks of " + ctx.chunkRows(), "bench_r",

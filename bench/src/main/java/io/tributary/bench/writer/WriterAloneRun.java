@@ -76,7 +76,7 @@ public final class WriterAloneRun {
                 boolean sameRows = "same".equals(System.getenv("BENCH_WRITER_BASELINE_ROWS"));
                 String label = configuration + ", build of " + baselineNames(baseline)
                     + (sameRows ? "" : " on a JSON-envelope copy");
-                ctx.record(scenario, label, attempt -> {
+                ctx.recordFromRest(scenario, label, attempt -> {
                     String prefix = sameRows ? of.name() + "." : of.name() + "_json.";
                     if (!sameRows) {
                         JsonRowsCopy.make(kafka(of), of.name() + ".rows", prefix + "rows");
@@ -85,7 +85,7 @@ public final class WriterAloneRun {
                         withBaseline);
                 });
             }
-            ctx.record(scenario, configuration, attempt -> {
+            ctx.recordFromRest(scenario, configuration, attempt -> {
                 BenchContext.log("%s: %s ...", scenario, configuration);
                 return once(ctx, scenario, configuration, of, of.name() + ".", source, rows, loop, batchRecords,
                     version[0]++, classpath);
