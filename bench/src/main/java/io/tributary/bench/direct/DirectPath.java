@@ -14,7 +14,9 @@ import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
 import io.tributary.syncrules.BucketRow;
 import io.tributary.syncrules.SyncRules;
+import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.messages.ChunkRange;
+import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.TableId;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,9 +38,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * planner's {@link ChunkSplitter}, and {@code threads} threads, each with its own source and storage connection,
  * take chunks from a shared queue, read each with the snapshot workers' keyset query and row encoder
  * ({@link RangeQuery}, {@link JdbcRowEncoder}) in a {@code REPEATABLE READ READ ONLY} transaction, evaluate the
- * compiled sync rules on every row and {@code COPY} the PUT ops into {@code tributary.bucket_data} of a fresh group,
- * one transaction per {@code batchOps} ops. No Kafka, no {@code current_data}, no checkpoint: what a service that
- * snapshots straight into bucket storage does per row.
+ * compiled sync rules on every row and {@code COPY} the PUT ops into {@code tributary.bucket_data} of a fresh group
+ * and each row's key and buckets into its {@code current_data}, one transaction per {@code batchOps} ops. No Kafka,
+ * no checkpoint: what a service that snapshots straight into bucket storage does per row. The reference service
+ * keeps more per row in its {@code current_data} (the row's data and parameter lookups, by an upsert that reads the
+ * stored row first); this path keeps only what a later update or delete needs for its REMOVE ops, by the cheapest
+ * statement, so it is the fastest a direct path can be that can go on streaming.
  */
 public final class DirectPath {
 
@@ -102,11 +107,27 @@ public final class DirectPath {
         }
         long nanos = System.nanoTime() - start;
         CpuUse used = cpu.total().since(before);
+        long kept = currentDataRows(settings.storage(), group);
+        if (kept != rows.get()) {
+            throw new IllegalStateException("The direct path kept " + kept + " current_data rows for " + rows.get()
+                + " source rows");
+        }
         return new Baselines.Measured(rows.get(), nanos, Optional.of(used), String.format(Locale.ROOT,
-            "%d chunks, %,d ops", ranges.size(), opIds.get()));
+            "%d chunks, %,d ops, %,d current_data rows", ranges.size(), opIds.get(), kept));
     }
 
-    /** One thread's connections and its current COPY batch. Not thread-safe. */
+    private static long currentDataRows(PgEndpoint storage, long group) throws SQLException {
+        try (Connection c = storage.connect(); PreparedStatement count = c.prepareStatement(
+            "SELECT count(*) FROM tributary.current_data WHERE group_id = ?")) {
+            count.setLong(1, group);
+            try (ResultSet rs = count.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** One thread's connections and its current COPY batches. Not thread-safe. */
     private static final class Loop {
         private final Settings settings;
         private final TableSchema schema;
@@ -115,6 +136,7 @@ public final class DirectPath {
         private final String sourceTable;
         private final JdbcRowEncoder encoder;
         private final PutCopyBatch batch;
+        private final CurrentDataCopyBatch current;
 
         Loop(Settings settings, TableSchema schema, SyncRules rules, long group, AtomicLong opIds) {
             this.settings = settings;
@@ -122,6 +144,7 @@ public final class DirectPath {
             this.rules = rules;
             this.opIds = opIds;
             this.batch = new PutCopyBatch(group);
+            this.current = new CurrentDataCopyBatch(group);
             this.sourceTable = schema.table().schema() + "." + schema.table().name();
             this.encoder = JdbcRowEncoder.forTable(schema);
         }
@@ -136,8 +159,14 @@ public final class DirectPath {
                     rows.addAndGet(read(source, storage, range));
                     source.commit();
                 }
-                batch.flush(storage);
+                flush(storage);
             }
+        }
+
+        private void flush(Connection storage) throws SQLException {
+            batch.copyInto(storage);
+            current.copyInto(storage);
+            storage.commit();
         }
 
         private long read(Connection source, Connection storage, ChunkRange range) throws SQLException {
@@ -149,13 +178,14 @@ public final class DirectPath {
                 try (ResultSet rs = select.executeQuery()) {
                     while (rs.next()) {
                         EncodedRow row = encoder.encode(rs);
-                        for (BucketRow op : rules.evaluate(sourceTable, row.row().orElseThrow().unsafeUtf8())
-                            .rows()) {
+                        List<BucketRow> ops = rules.evaluate(sourceTable, row.row().orElseThrow().unsafeUtf8()).rows();
+                        for (BucketRow op : ops) {
                             batch.add(opIds.incrementAndGet(), op);
                         }
+                        current.add(RecordKeys.encode(new RowKey(schema.table(), row.key())), ops);
                         read++;
                         if (batch.size() >= settings.batchOps()) {
-                            batch.flush(storage);
+                            flush(storage);
                         }
                     }
                 }

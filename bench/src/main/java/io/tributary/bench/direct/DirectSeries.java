@@ -43,7 +43,7 @@ public final class DirectSeries {
                 Baselines.Measured measured = DirectPath.run(new DirectPath.Settings(reachable, storage,
                     TableId.of("public", "items"), Dataset.syncRules(1), n, ctx.chunkRows(), 5_000), ctx.cpu());
                 Row row = Checked.row(Baselines.ok(scenario, configuration, measured,
-                    "source to bucket_data, no Kafka"), direct, expected, storage);
+                    "source to bucket_data and current_data, no Kafka"), direct, expected, storage);
                 return ratio(ctx, pipeline, n, row).map(row::withNotePrefix).orElse(row);
             });
         }

@@ -42,12 +42,20 @@ public final class PutCopyBatch {
         if (batched == 0) {
             return;
         }
+        copyInto(storage);
+        storage.commit();
+    }
+
+    /** Copies the ops added since the last flush into {@code storage}, in its open transaction. */
+    public void copyInto(Connection storage) throws SQLException {
+        if (batched == 0) {
+            return;
+        }
         CopyIn copy = storage.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tributary.bucket_data"
             + " (group_id, bucket, op_id, op, source_table, row_id, checksum, data) FROM STDIN");
         byte[] bytes = batch.toByteArray();
         copy.writeToCopy(bytes, 0, bytes.length);
         copy.endCopy();
-        storage.commit();
         batch.reset();
         batched = 0;
     }
