@@ -40,6 +40,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +50,10 @@ import java.util.TimeZone;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The benchmark harness: sets up its own data on an embedded Kafka broker and two embedded Postgres servers (one
@@ -214,8 +218,16 @@ public final class Bench implements Callable<Integer> {
         System.exit(new CommandLine(new Bench()).execute(args));
     }
 
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        if (new HashSet<>(workers).size() != workers.size()) {
+            throw new ParameterException(spec.commandLine(), "--workers lists a value more than once (" + workers
+                + "): each value names its runs and their databases and topics (bench_a_w<n>), so give each once;"
+                + " --repeat runs each configuration several times");
+        }
         Set<Scenario> selected = Scenario.select(only, skipReplay, skipStreaming);
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String loadBefore = loadAverage();
@@ -231,8 +243,8 @@ public final class Bench implements Callable<Integer> {
              EmbeddedPostgres storageServer = EmbeddedPostgres.start(Optional.empty(), serverConfig)) {
             List<Long> postmasters = postmasterPids(sourceServer, storageServer);
             try (MemoryProbe memory = MemoryProbe.start(postmasters)) {
-                String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, workers=%s, repeat=%d%s",
-                    selected, rows, workers, repeat,
+                String header = String.format(Locale.ROOT, "Scenarios %s; rows=%d, row body=%s, workers=%s,"
+                    + " repeat=%d%s", selected, rows, rowBody, workers, repeat,
                     memory.jvmPeakResettable() ? "" : "; JVM peak RSS is since JVM start (clear_refs refused)");
                 BenchContext ctx = new BenchContext(kafka.bootstrapServers(), sourceServer, storageServer, work,
                     outDirectory, started, Duration.ofSeconds(timeoutSeconds), repeat, table, memory,

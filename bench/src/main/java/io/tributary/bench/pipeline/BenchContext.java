@@ -161,10 +161,14 @@ public final class BenchContext {
         try {
             QuietServers.settle(sourceServer);
             QuietServers.settle(storageServer);
-        } catch (SQLException e) {
+            QuietServers.syncPageCache();
+        } catch (SQLException | IOException e) {
             throw new IllegalStateException("could not bring the Postgres servers to rest before a measurement", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while bringing the servers to rest", e);
         }
-        log("servers at rest (vacuum, analyze, checkpoint) in %.1f s", (System.nanoTime() - start) / 1e9);
+        log("servers at rest (vacuum, analyze, checkpoint, sync) in %.1f s", (System.nanoTime() - start) / 1e9);
     }
 
     /** The CPU probe of the bench JVM and the Postgres servers, for a measurement that times its own window. */

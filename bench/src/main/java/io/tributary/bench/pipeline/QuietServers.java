@@ -1,6 +1,8 @@
 package io.tributary.bench.pipeline;
 
 import io.tributary.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -10,10 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Brings Postgres servers to rest before a measurement opens its CPU window: every database vacuumed and analyzed,
- * then a checkpoint. A scenario's writes leave work behind that Postgres does later (autovacuum of the tables it
- * filled, the dirty pages the next checkpoint writes); without this the next scenario's window pays for it, so a
- * direct load right after a snapshot counted the snapshot's vacuum as its own.
+ * Brings Postgres servers and the machine's page cache to rest before a measurement opens its CPU window: every
+ * database vacuumed and analyzed, a checkpoint, then every dirty page of the machine written out. A scenario's
+ * writes leave work behind that is done later (autovacuum of the tables it filled, the dirty pages the next
+ * checkpoint writes, the kernel's writeback of its Postgres and Kafka files, which throttles whichever process
+ * writes next); without this the next scenario's window pays for it, so a direct load right after a snapshot counted
+ * the snapshot's vacuum as its own.
  */
 final class QuietServers {
 
@@ -37,6 +41,15 @@ final class QuietServers {
         }
         try (Connection c = connect(server, "postgres"); Statement s = c.createStatement()) {
             s.execute("CHECKPOINT");
+        }
+    }
+
+    /** Writes every dirty page of the machine to disk ({@code sync}) and waits for it. */
+    static void syncPageCache() throws IOException, InterruptedException {
+        Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
+        String output = new String(sync.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (sync.waitFor() != 0) {
+            throw new IOException("sync failed: " + output);
         }
     }
 
