@@ -137,9 +137,10 @@ public final class BenchContext {
     }
 
     /**
-     * As {@link #record}, each attempt starting on Postgres servers at rest ({@link QuietServers}: what earlier
-     * scenarios' writes left for autovacuum and the checkpointer done first, outside every window). For measurements
-     * that start everything they measure themselves, with nothing of the bench running on the servers before them.
+     * As {@link #record}, each attempt starting on Postgres servers and a page cache at rest ({@link QuietServers}:
+     * what earlier scenarios' writes left for autovacuum, the checkpointer and the kernel's writeback done first,
+     * outside every window). For measurements that start everything they measure themselves, with nothing of the
+     * bench running on the servers before them.
      */
     public Row recordFromRest(String scenario, String configuration, Measurement measurement) {
         Row median = measure(scenario, configuration, measurement, true);
