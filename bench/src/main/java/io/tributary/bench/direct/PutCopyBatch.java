@@ -1,12 +1,8 @@
 package io.tributary.bench.direct;
 
 import io.tributary.syncrules.BucketRow;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyIn;
 
 /**
  * PUT ops of one sync rules group gathered as {@code COPY} text for {@code tributary.bucket_data}, the shape the
@@ -15,8 +11,8 @@ import org.postgresql.copy.CopyIn;
 public final class PutCopyBatch {
 
     private final String groupText;
-    private final ByteArrayOutputStream batch = new ByteArrayOutputStream(1 << 20);
-    private int batched;
+    private final CopyLines lines = new CopyLines("COPY tributary.bucket_data"
+        + " (group_id, bucket, op_id, op, source_table, row_id, checksum, data) FROM STDIN", 1 << 20);
 
     /** A batch of ops of group {@code group}. */
     public PutCopyBatch(long group) {
@@ -25,21 +21,19 @@ public final class PutCopyBatch {
 
     /** Adds {@code op} as a PUT with op id {@code opId}. */
     public void add(long opId, BucketRow op) {
-        String line = groupText + '\t' + CopyText.escape(op.bucket()) + '\t' + opId + "\t1\t"
+        lines.add(groupText + '\t' + CopyText.escape(op.bucket()) + '\t' + opId + "\t1\t"
             + CopyText.escape(op.table()) + '\t' + CopyText.escape(op.id()) + '\t' + op.checksum() + '\t'
-            + CopyText.escape(op.data()) + '\n';
-        batch.writeBytes(line.getBytes(StandardCharsets.UTF_8));
-        batched++;
+            + CopyText.escape(op.data()) + '\n');
     }
 
     /** The ops added since the last flush. */
     public int size() {
-        return batched;
+        return lines.size();
     }
 
     /** Copies the ops added since the last flush into {@code storage} and commits its transaction. */
     public void flush(Connection storage) throws SQLException {
-        if (batched == 0) {
+        if (lines.size() == 0) {
             return;
         }
         copyInto(storage);
@@ -48,15 +42,6 @@ public final class PutCopyBatch {
 
     /** Copies the ops added since the last flush into {@code storage}, in its open transaction. */
     public void copyInto(Connection storage) throws SQLException {
-        if (batched == 0) {
-            return;
-        }
-        CopyIn copy = storage.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY tributary.bucket_data"
-            + " (group_id, bucket, op_id, op, source_table, row_id, checksum, data) FROM STDIN");
-        byte[] bytes = batch.toByteArray();
-        copy.writeToCopy(bytes, 0, bytes.length);
-        copy.endCopy();
-        batch.reset();
-        batched = 0;
+        lines.copyInto(storage);
     }
 }

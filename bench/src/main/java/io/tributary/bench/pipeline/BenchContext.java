@@ -130,10 +130,7 @@ public final class BenchContext {
      * its own ({@link Row#withCpu}: measured over the same window as its seconds).
      */
     public Row record(String scenario, String configuration, Measurement measurement) {
-        Row median = measure(scenario, configuration, measurement, false);
-        table.add(median);
-        afterEachRow.run();
-        return median;
+        return added(measure(scenario, configuration, measurement, false));
     }
 
     /**
@@ -143,7 +140,10 @@ public final class BenchContext {
      * bench running on the servers before them.
      */
     public Row recordFromRest(String scenario, String configuration, Measurement measurement) {
-        Row median = measure(scenario, configuration, measurement, true);
+        return added(measure(scenario, configuration, measurement, true));
+    }
+
+    private Row added(Row median) {
         table.add(median);
         afterEachRow.run();
         return median;
