@@ -118,6 +118,11 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--hot-updates", defaultValue = "100", description = "(default ${DEFAULT-VALUE})")
     private int hotUpdates;
 
+    @Option(names = "--hot-passes", defaultValue = "2",
+        description = "passes of S1 through one running pipeline, each committing --hot-rows x --hot-updates"
+            + " changes; the first (cold) and the last are recorded (default ${DEFAULT-VALUE}, at least 2)")
+    private int hotPasses;
+
     @Option(names = "--linearity-rows", split = ",", defaultValue = "10000,100000,1000000",
         description = "table sizes of L (default ${DEFAULT-VALUE})")
     private List<Long> linearityRows;
@@ -227,6 +232,10 @@ public final class Bench implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--workers lists a value more than once (" + workers
                 + "): each value names its runs and their databases and topics (bench_a_w<n>), so give each once;"
                 + " --repeat runs each configuration several times");
+        }
+        if (hotPasses < 2) {
+            throw new ParameterException(spec.commandLine(), "--hot-passes must be at least 2 (S1's cold pass and"
+                + " the warm one it reports), got " + hotPasses);
         }
         Set<Scenario> selected = Scenario.select(only, skipReplay, skipStreaming);
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
@@ -346,8 +355,8 @@ public final class Bench implements Callable<Integer> {
             StreamingCatchUp.run(ctx, rulesV1, hotRows, hotUpdates);
         }
         if (selected.contains(Scenario.STREAMING)) {
-            SustainedStreaming.run(ctx, rulesV1, new SustainedStreaming.Settings(hotRows, hotUpdates, lagRate,
-                Duration.ofSeconds(lagSeconds), lagTransactionRows), repeat);
+            SustainedStreaming.run(ctx, rulesV1, new SustainedStreaming.Settings(hotRows, hotUpdates, hotPasses,
+                lagRate, Duration.ofSeconds(lagSeconds), lagTransactionRows), repeat);
         }
         if (selected.contains(Scenario.TPCB)) {
             NewGroupUnderLoad.run(ctx, new NewGroupUnderLoad.Settings(new TpcbSchema(tpcbAccounts), tpcbClients,

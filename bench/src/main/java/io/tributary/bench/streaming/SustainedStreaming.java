@@ -29,9 +29,10 @@ import java.util.Properties;
  * the {@code rows}-row table done and covered before anything is timed):
  * <ul>
  *   <li>S1: {@code rows x updates} changes committed as fast as one connection can (1,000-row transactions),
- *       timed from the first commit to the first checkpoint covering the WAL end after the last; twice: a first
- *       pass through the freshly started pipeline (its code still being compiled) and the same pass again through
- *       the warm pipeline, the figure the drain (S3, which runs warm) is compared with;</li>
+ *       timed from the first commit to the first checkpoint covering the WAL end after the last; {@code passes}
+ *       times through the same pipeline: the first (its code still being compiled) and the last, the figure the
+ *       drain (S3, which runs on code the passes compiled) is compared with, are recorded; the passes between only
+ *       let the JIT finish (logged);</li>
  *   <li>S2: a paced writer at a fixed rate; per transaction the lag from its commit to the first checkpoint
  *       seen covering {@code pg_current_wal_lsn()} read right after it (storage polled every 10 ms);</li>
  *   <li>S3: Debezium's raw drain of the same WAL (every change of S1 and S2), through a slot and publication
@@ -44,16 +45,22 @@ import java.util.Properties;
 public final class SustainedStreaming {
 
     /** Sizes and pace. */
-    public record Settings(int rows, int updates, int lagRate, Duration lagDuration, int lagTransactionRows) {
+    public record Settings(int rows, int updates, int passes, int lagRate, Duration lagDuration,
+                           int lagTransactionRows) {
         public Settings {
             if (rows < 1 || updates < 1 || lagRate < 1 || lagTransactionRows < 1 || lagDuration.isNegative()) {
                 throw new IllegalArgumentException("streaming settings must be positive");
+            }
+            if (passes < 2) {
+                throw new IllegalArgumentException("S1 needs at least 2 passes (the cold one and a warm one), got "
+                    + passes);
             }
         }
     }
 
     private static final String S1 = "S1 sustained streaming to checkpoint";
     private static final String S1_COLD = "S1 first pass (cold pipeline)";
+    private static final String S1_WARM_UP = "S1 warm-up pass";
     private static final String S2 = "S2 end-to-end lag at a fixed rate";
     private static final String S3 = "S3 Debezium raw drain (same WAL)";
     private static final String S3_TX = "S3 Debezium raw drain with transaction metadata (same WAL)";
@@ -87,8 +94,14 @@ public final class SustainedStreaming {
                 drains.add(createDrainSlot(source, "bench_drain_" + i));
                 metadataDrains.add(createDrainSlot(source, "bench_drain_tx_" + i));
             }
-            sustained(ctx, S1_COLD, source, watch, settings, written);
-            sustained(ctx, S1, source, watch, settings, written);
+            ctx.record(S1_COLD, configuration(settings), pass(ctx, S1_COLD, source, watch, settings, written));
+            for (int warmUp = 2; warmUp < settings.passes(); warmUp++) {
+                Row row = pass(ctx, S1_WARM_UP, source, watch, settings, written).run(0);
+                BenchContext.log("S1 warm-up pass %d of %d: %,.0f changes/s; %s", warmUp, settings.passes(),
+                    row.rate().orElse(0.0), row.notes());
+            }
+            ctx.record(S1, configuration(settings) + ", pass " + settings.passes() + " of " + settings.passes(),
+                pass(ctx, S1, source, watch, settings, written));
             lag(ctx, source, watch, settings, written);
             ctx.keepLog("bench_s", running.stop());
         }
@@ -104,12 +117,17 @@ public final class SustainedStreaming {
         KafkaHop.run(ctx, pipeline.name() + ".changes");
     }
 
-    private static void sustained(BenchContext ctx, String scenario, PgEndpoint source, CheckpointWatch watch,
-                                  Settings settings, long[] written) {
+    private static String configuration(Settings settings) {
+        return String.format(Locale.ROOT, "running pipeline, %,d rows x %d updates in 1k-row transactions,"
+            + " workers_per_process 2", settings.rows(), settings.updates());
+    }
+
+    /** One pass of S1: every row updated {@code updates} times, timed to the checkpoint covering the last. */
+    private static BenchContext.Measurement pass(BenchContext ctx, String scenario, PgEndpoint source,
+                                                 CheckpointWatch watch, Settings settings, long[] written) {
         long changes = (long) settings.rows() * settings.updates();
-        String configuration = String.format(Locale.ROOT, "running pipeline, %,d rows x %d updates in 1k-row"
-            + " transactions, workers_per_process 2", settings.rows(), settings.updates());
-        ctx.record(scenario, configuration, attempt -> {
+        String configuration = configuration(settings);
+        return attempt -> {
             BenchContext.log("scenario %s, committing %,d updates ...", scenario, changes);
             StageCpu stages = StageCpu.start();
             CpuUse before = ctx.cpu().total();
@@ -138,7 +156,7 @@ public final class SustainedStreaming {
                     changes), sourceServer * 1e6 / changes,
                 (used.postgresSeconds() - sourceServer) * 1e6 / changes,
                 BrokerRequests.perThousandRows(requests, changes, 12)));
-        });
+        };
     }
 
     private static void lag(BenchContext ctx, PgEndpoint source, CheckpointWatch watch, Settings settings,
