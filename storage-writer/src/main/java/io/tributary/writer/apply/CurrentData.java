@@ -22,18 +22,24 @@ import org.postgresql.PGConnection;
  * stored already fails that copy with a unique violation ({@link KeysStoredException}), and the caller applies the
  * transaction again looking keys up: one statement updates the stored rows among the keys and returns their
  * memberships before the update (a streamed update is an index lookup and an update, with no speculative insertion),
- * and the keys it did not find are copied in.
+ * and the keys it did not find are copied in. A stored row whose memberships and partition the change leaves as they
+ * are is not rewritten: most updates keep a row in its buckets, and rewriting it cost the storage server a row
+ * version, its WAL and later vacuum for nothing ({@code source_offset} stays the offset of the record that set what
+ * the row holds).
  *
  * <p>Stateless apart from the group id.
  */
 final class CurrentData {
 
-    /** Updates the stored rows among the keys and returns their memberships before (one snapshot for both). */
+    /**
+     * Updates the stored rows among the keys whose memberships or partition differ and returns the memberships of
+     * every stored key before (one snapshot for both).
+     */
     private static final String UPDATE_STORED = "WITH before AS (SELECT source_key, buckets"
         + " FROM tributary.current_data WHERE group_id = ? AND source_key = ANY(?::bytea[])),"
         + " updated AS (UPDATE tributary.current_data c SET buckets = u.b, source_partition = u.p, source_offset = u.o"
         + " FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
-        + " WHERE c.group_id = ? AND c.source_key = u.k)"
+        + " WHERE c.group_id = ? AND c.source_key = u.k AND (c.buckets <> u.b OR c.source_partition <> u.p))"
         + " SELECT source_key, buckets FROM before";
     private static final String DELETE_GONE = "DELETE FROM tributary.current_data"
         + " WHERE group_id = ? AND source_key = ANY(?::bytea[]) RETURNING source_key, buckets";
@@ -126,8 +132,8 @@ final class CurrentData {
     }
 
     /**
-     * Updates the stored rows among the keys of {@code rows}; returns the memberships they held before, by key (a key
-     * absent from the answer is not stored).
+     * Updates the stored rows among the keys of {@code rows} that change; returns the memberships every stored one
+     * held before, by key (a key absent from the answer is not stored).
      */
     private Map<SourceKey, List<Membership>> updateStored(Connection connection, List<RowChange> rows,
                                                           Map<SourceKey, Integer> partitionOf) throws SQLException {

@@ -1,0 +1,75 @@
+package io.tributary.writer.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.syncrules.BucketRow;
+import io.tributary.testing.PostgresDatabase;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TestServices;
+import io.tributary.writer.GroupsInStorage;
+import io.tributary.writer.consume.PartitionClaim;
+import io.tributary.writer.consume.PartitionClaims;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An update that leaves a stored row in its buckets writes its PUT op and leaves the row of {@code current_data} as
+ * it is (no new row version); one that moves the row rewrites it, and the move's REMOVE op follows from it.
+ */
+@RealServices
+class UnchangedRowsIT {
+
+    @Test
+    void anUpdateWithinTheSameBucketsKeepsTheStoredRowAndAMoveRewritesIt(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long group = GroupsInStorage.one(db);
+        String stored;
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
+            ApplyTarget target = new ApplyTarget(group, 0, claim.fencingToken(), claim.sealedEpoch());
+            BatchApplier applier = new BatchApplier(group);
+            apply(applier, c, target, 0, "a[]", 1);
+            stored = version(db);
+
+            apply(applier, c, target, 1, "a[]", 2);
+            assertThat(version(db)).as("row version after an update within its bucket").isEqualTo(stored);
+            assertThat(strings(db, "SELECT buckets || ' ' || source_offset FROM tributary.current_data"))
+                .containsExactly("[[\"a[]\",\"todos\",\"t1\"]] 0");
+
+            apply(applier, c, target, 2, "b[]", 3);
+            assertThat(version(db)).as("row version after a move to another bucket").isNotEqualTo(stored);
+            assertThat(strings(db, "SELECT buckets || ' ' || source_offset FROM tributary.current_data"))
+                .containsExactly("[[\"b[]\",\"todos\",\"t1\"]] 2");
+        }
+        assertThat(strings(db, "SELECT op || ' ' || bucket || ' ' || coalesce(data, '-') FROM tributary.bucket_data"
+            + " ORDER BY op_id")).containsExactly("1 a[] {\"v\":1}", "1 a[] {\"v\":2}", "2 a[] -", "1 b[] {\"v\":3}");
+    }
+
+    private static void apply(BatchApplier applier, Connection c, ApplyTarget target, long offset, String bucket,
+                              int version) throws Exception {
+        BatchBuilder batch = new BatchBuilder(0, 10);
+        batch.addRow(OpPlannerTest.key("t1"), offset,
+            List.of(new BucketRow(bucket, "todos", "t1", "{\"v\":" + version + "}")));
+        applier.apply(c, target, batch.take());
+    }
+
+    /** The physical version of the one stored row: its creating transaction and place. */
+    private static String version(PostgresDatabase db) throws Exception {
+        return strings(db, "SELECT xmin::text || ' ' || ctid::text FROM tributary.current_data").get(0);
+    }
+
+    private static List<String> strings(PostgresDatabase db, String sql) throws Exception {
+        List<String> values = new ArrayList<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                values.add(rs.getString(1));
+            }
+        }
+        return values;
+    }
+}
