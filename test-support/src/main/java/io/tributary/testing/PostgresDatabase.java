@@ -2,8 +2,11 @@ package io.tributary.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /** One database of the test Postgres server, created for one test. */
@@ -28,5 +31,16 @@ public record PostgresDatabase(String name, String jdbcUrl, String user, String 
                 s.execute(sql);
             }
         }
+    }
+
+    /** The first column of every row {@code sql} returns, as text, in the order it returns them. */
+    public List<String> column(String sql) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                values.add(rs.getString(1));
+            }
+        }
+        return values;
     }
 }

@@ -10,9 +10,6 @@ import io.tributary.writer.GroupsInStorage;
 import io.tributary.writer.consume.PartitionClaim;
 import io.tributary.writer.consume.PartitionClaims;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,20 +43,10 @@ class NewKeysCopyIT {
             assertThat(result.ops()).isEqualTo(3);
             assertThat(result.nextOffset()).isEqualTo(4);
         }
-        assertThat(strings(db, "SELECT op || ' ' || bucket || ' ' || row_id FROM tributary.bucket_data"
+        assertThat(db.column("SELECT op || ' ' || bucket || ' ' || row_id FROM tributary.bucket_data"
             + " ORDER BY op_id")).containsExactly("1 a[] t1", "1 a[] t2", "1 a[] t3", "2 a[] t1", "1 b[] t1");
-        assertThat(strings(db, "SELECT buckets || ' ' || source_offset FROM tributary.current_data"
+        assertThat(db.column("SELECT buckets || ' ' || source_offset FROM tributary.current_data"
             + " ORDER BY source_offset")).containsExactly("[[\"a[]\",\"todos\",\"t2\"]] 1",
                 "[[\"a[]\",\"todos\",\"t3\"]] 2", "[[\"b[]\",\"todos\",\"t1\"]] 3");
-    }
-
-    private static List<String> strings(PostgresDatabase db, String sql) throws Exception {
-        List<String> values = new ArrayList<>();
-        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                values.add(rs.getString(1));
-            }
-        }
-        return values;
     }
 }

@@ -10,9 +10,6 @@ import io.tributary.writer.GroupsInStorage;
 import io.tributary.writer.consume.PartitionClaim;
 import io.tributary.writer.consume.PartitionClaims;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,15 +35,15 @@ class UnchangedRowsIT {
 
             apply(applier, c, target, 1, "a[]", 2);
             assertThat(version(db)).as("row version after an update within its bucket").isEqualTo(stored);
-            assertThat(strings(db, "SELECT buckets || ' ' || source_offset FROM tributary.current_data"))
+            assertThat(db.column("SELECT buckets || ' ' || source_offset FROM tributary.current_data"))
                 .containsExactly("[[\"a[]\",\"todos\",\"t1\"]] 0");
 
             apply(applier, c, target, 2, "b[]", 3);
             assertThat(version(db)).as("row version after a move to another bucket").isNotEqualTo(stored);
-            assertThat(strings(db, "SELECT buckets || ' ' || source_offset FROM tributary.current_data"))
+            assertThat(db.column("SELECT buckets || ' ' || source_offset FROM tributary.current_data"))
                 .containsExactly("[[\"b[]\",\"todos\",\"t1\"]] 2");
         }
-        assertThat(strings(db, "SELECT op || ' ' || bucket || ' ' || coalesce(data, '-') FROM tributary.bucket_data"
+        assertThat(db.column("SELECT op || ' ' || bucket || ' ' || coalesce(data, '-') FROM tributary.bucket_data"
             + " ORDER BY op_id")).containsExactly("1 a[] {\"v\":1}", "1 a[] {\"v\":2}", "2 a[] -", "1 b[] {\"v\":3}");
     }
 
@@ -60,16 +57,6 @@ class UnchangedRowsIT {
 
     /** The physical version of the one stored row: its creating transaction and place. */
     private static String version(PostgresDatabase db) throws Exception {
-        return strings(db, "SELECT xmin::text || ' ' || ctid::text FROM tributary.current_data").get(0);
-    }
-
-    private static List<String> strings(PostgresDatabase db, String sql) throws Exception {
-        List<String> values = new ArrayList<>();
-        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                values.add(rs.getString(1));
-            }
-        }
-        return values;
+        return db.column("SELECT xmin::text || ' ' || ctid::text FROM tributary.current_data").get(0);
     }
 }
