@@ -32,12 +32,12 @@ class FencingIT {
             PartitionClaim current = PartitionClaims.claim(owner, group, 0);
             BatchApplier applier = new BatchApplier(group);
 
-            assertThatThrownBy(() -> applier.apply(zombie, target(group, old), batch(0)))
+            assertThatThrownBy(() -> applier.apply(zombie, ClaimedTargets.of(group, old), batch(0)))
                 .isInstanceOf(FencedException.class);
             assertThat(count(db, "tributary.bucket_data")).isZero();
             assertThat(count(db, "tributary.current_data")).isZero();
 
-            ApplyResult result = applier.apply(owner, target(group, current), batch(0));
+            ApplyResult result = applier.apply(owner, ClaimedTargets.of(group, current), batch(0));
             assertThat(result.ops()).isEqualTo(1);
             assertThat(count(db, "tributary.bucket_data")).isEqualTo(1);
             assertThat(current.fencingToken()).isGreaterThan(old.fencingToken());
@@ -77,8 +77,8 @@ class FencingIT {
             BatchApplier applier = new BatchApplier(group);
             PreparedBatch batch = batch(0);
 
-            ApplyResult first = applier.apply(c, target(group, claim), batch);
-            ApplyResult retry = applier.apply(c, target(group, claim), batch);
+            ApplyResult first = applier.apply(c, ClaimedTargets.of(group, claim), batch);
+            ApplyResult retry = applier.apply(c, ClaimedTargets.of(group, claim), batch);
 
             assertThat(first.ops()).isEqualTo(1);
             assertThat(retry.ops()).isZero();
@@ -94,9 +94,6 @@ class FencingIT {
         return builder.take();
     }
 
-    private static ApplyTarget target(long group, PartitionClaim claim) {
-        return new ApplyTarget(group, claim.partition(), claim.fencingToken(), claim.sealedEpoch());
-    }
 
     private static Connection open(PostgresDatabase db) throws Exception {
         Connection c = db.connect();

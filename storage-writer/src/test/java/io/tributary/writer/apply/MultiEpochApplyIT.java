@@ -9,8 +9,6 @@ import io.tributary.testing.TestServices;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.writer.GroupsInStorage;
-import io.tributary.writer.consume.PartitionClaim;
-import io.tributary.writer.consume.PartitionClaims;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -29,12 +27,12 @@ class MultiEpochApplyIT {
         long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
-            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
+            ApplyTarget target = ClaimedTargets.claim(c, group, 0);
             List<PreparedBatch> batches = List.of(epoch(0, 0, "t1", 1, 1), epoch(0, 2, "t1", 2, 2),
                 epoch(0, 4, "t2", 3, 3));
 
             ApplyResult result = new BatchApplier(group).apply(c,
-                List.of(new ApplyTarget(group, 0, claim.fencingToken(), claim.sealedEpoch())), batches).get(0);
+                List.of(target), batches).get(0);
 
             assertThat(result.sealedEpoch()).isEqualTo(OptionalLong.of(3));
             assertThat(result.nextOffset()).isEqualTo(6);
@@ -58,12 +56,12 @@ class MultiEpochApplyIT {
         long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
-            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
+            ApplyTarget target = ClaimedTargets.claim(c, group, 0);
             BatchBuilder builder = new BatchBuilder(0, 10);
             builder.addDelete(OpPlannerTest.key("t1"), 2);
             builder.addBarrier(Barrier.of(2, Lsn.of(200)), 3);
 
-            new BatchApplier(group).apply(c, List.of(target(group, claim)), List.of(epoch(0, 0, "t1", 1, 1),
+            new BatchApplier(group).apply(c, List.of(target), List.of(epoch(0, 0, "t1", 1, 1),
                 builder.take()));
         }
         List<long[]> seals = rows(db, "SELECT epoch, max_op_id FROM tributary.sealed_epochs ORDER BY epoch");
@@ -81,7 +79,7 @@ class MultiEpochApplyIT {
         long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
-            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
+            ApplyTarget target = ClaimedTargets.claim(c, group, 0);
             BatchBuilder first = new BatchBuilder(0, 10);
             first.addRow(OpPlannerTest.key("t1"), 0, List.of(new BucketRow("a[]", "todos", "t1", "{\"v\":1}")));
             first.addRow(OpPlannerTest.key("t2"), 1, List.of(new BucketRow("a[]", "todos", "t2", "{\"v\":1}")));
@@ -90,7 +88,7 @@ class MultiEpochApplyIT {
             second.addRow(OpPlannerTest.key("t1"), 3, List.of(new BucketRow("b[]", "todos", "t1", "{\"v\":2}")));
             second.addBarrier(Barrier.of(2, Lsn.of(200)), 4);
 
-            new BatchApplier(group).apply(c, List.of(target(group, claim)), List.of(first.take(), second.take()));
+            new BatchApplier(group).apply(c, List.of(target), List.of(first.take(), second.take()));
         }
         List<String> ops = new ArrayList<>();
         try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
@@ -109,12 +107,12 @@ class MultiEpochApplyIT {
         long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
-            PartitionClaim zero = PartitionClaims.claim(c, group, 0);
-            PartitionClaim one = PartitionClaims.claim(c, group, 1);
+            ApplyTarget zero = ClaimedTargets.claim(c, group, 0);
+            ApplyTarget one = ClaimedTargets.claim(c, group, 1);
             List<PreparedBatch> batches = List.of(epoch(0, 0, "a", 1, 1), epoch(1, 0, "b", 1, 1),
                 epoch(0, 2, "a", 2, 2), epoch(1, 2, "b", 2, 2));
 
-            new BatchApplier(group).apply(c, List.of(target(group, zero), target(group, one)), batches);
+            new BatchApplier(group).apply(c, List.of(zero, one), batches);
         }
         List<long[]> seals = rows(db, "SELECT epoch, max(max_op_id), count(*) FROM tributary.sealed_epochs"
             + " GROUP BY epoch ORDER BY epoch");
@@ -127,9 +125,6 @@ class MultiEpochApplyIT {
             .extracting(r -> r[0]).containsExactly(0L, 1L);
     }
 
-    private static ApplyTarget target(long group, PartitionClaim claim) {
-        return new ApplyTarget(group, claim.partition(), claim.fencingToken(), claim.sealedEpoch());
-    }
 
     private static PreparedBatch epoch(int partition, long offset, String id, int version, long epoch) {
         BatchBuilder builder = new BatchBuilder(partition, 10);

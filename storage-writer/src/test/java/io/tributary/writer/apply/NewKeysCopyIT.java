@@ -7,8 +7,6 @@ import io.tributary.testing.PostgresDatabase;
 import io.tributary.testing.RealServices;
 import io.tributary.testing.TestServices;
 import io.tributary.writer.GroupsInStorage;
-import io.tributary.writer.consume.PartitionClaim;
-import io.tributary.writer.consume.PartitionClaims;
 import java.sql.Connection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,8 +25,7 @@ class NewKeysCopyIT {
         long group = GroupsInStorage.one(db);
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
-            PartitionClaim claim = PartitionClaims.claim(c, group, 0);
-            ApplyTarget target = new ApplyTarget(group, 0, claim.fencingToken(), claim.sealedEpoch());
+            ApplyTarget target = ClaimedTargets.claim(c, group, 0);
             BatchApplier applier = new BatchApplier(group);
             BatchBuilder first = new BatchBuilder(0, 10);
             first.addRow(OpPlannerTest.key("t1"), 0, List.of(new BucketRow("a[]", "todos", "t1", "{\"v\":1}")));

@@ -60,7 +60,7 @@ class ParameterLookupsIT {
             builder.addBarrier(Barrier.of(3, Lsn.of(300)), 8);
             batches.add(builder.take());
 
-            new BatchApplier(group, PARAMETER_TABLES).apply(c, List.of(target(group, claim)), batches);
+            new BatchApplier(group, PARAMETER_TABLES).apply(c, List.of(ClaimedTargets.of(group, claim)), batches);
         }
         List<Long> seals = column(db, "SELECT max_op_id FROM tributary.sealed_epochs ORDER BY epoch");
         assertThat(column(db, "SELECT count(*) FROM tributary.bucket_parameters")).as("an unchanged row adds none")
@@ -88,10 +88,10 @@ class ParameterLookupsIT {
             BatchBuilder builder = new BatchBuilder(0, 100);
             builder.addRow(member("m1"), 0, List.of(), List.of(new ParameterRow(U1, L1)));
             builder.addBarrier(Barrier.of(1, Lsn.of(100)), 1);
-            applier.apply(c, target(group, claim), builder.take());
+            applier.apply(c, ClaimedTargets.of(group, claim), builder.take());
             builder.addRow(member("m2"), 2, List.of(), List.of(new ParameterRow(U2, L2)));
             builder.addTruncate(new TableTruncate(new TableId("public", "list_members"), Lsn.of(150), 1, 9), 3);
-            applier.apply(c, target(group, PartitionClaims.claim(c, group, 0)), builder.take());
+            applier.apply(c, ClaimedTargets.of(group, PartitionClaims.claim(c, group, 0)), builder.take());
         }
         try (Connection c = db.connect()) {
             assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), Long.MAX_VALUE)).hasValue(Map.of());
@@ -105,9 +105,6 @@ class ParameterLookupsIT {
             .getBytes(StandardCharsets.UTF_8));
     }
 
-    private static ApplyTarget target(long group, PartitionClaim claim) {
-        return new ApplyTarget(group, claim.partition(), claim.fencingToken(), claim.sealedEpoch());
-    }
 
     private static List<Long> column(PostgresDatabase db, String sql) throws Exception {
         List<Long> values = new ArrayList<>();
