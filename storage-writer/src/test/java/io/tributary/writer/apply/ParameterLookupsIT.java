@@ -91,7 +91,7 @@ class ParameterLookupsIT {
             applier.apply(c, ClaimedTargets.of(group, claim), builder.take());
             builder.addRow(member("m2"), 2, List.of(), List.of(new ParameterRow(U2, L2)));
             builder.addTruncate(new TableTruncate(new TableId("public", "list_members"), Lsn.of(150), 1, 9), 3);
-            applier.apply(c, ClaimedTargets.of(group, PartitionClaims.claim(c, group, 0)), builder.take());
+            applier.apply(c, ClaimedTargets.claim(c, group, 0), builder.take());
         }
         try (Connection c = db.connect()) {
             assertThat(ParameterLookupsAt.read(c, group, List.of(U1, U2), Long.MAX_VALUE)).hasValue(Map.of());
