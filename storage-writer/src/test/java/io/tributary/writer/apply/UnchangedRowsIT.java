@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An update that leaves a stored row in its buckets writes its PUT op and leaves the row of {@code current_data} as
- * it is (no new row version); one that moves the row rewrites it, and the move's REMOVE op follows from it.
+ * it is (no new row version); one that moves the row to other buckets or another partition rewrites it.
  */
 @RealServices
 class UnchangedRowsIT {
@@ -44,9 +44,25 @@ class UnchangedRowsIT {
             + " ORDER BY op_id")).containsExactly("1 a[] {\"v\":1}", "1 a[] {\"v\":2}", "2 a[] -", "1 b[] {\"v\":3}");
     }
 
+    @Test
+    void aRowThatComesThroughAnotherPartitionIsRewrittenWithItsBucketsUnchanged(TestServices services)
+        throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        long group = GroupsInStorage.one(db);
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            BatchApplier applier = new BatchApplier(group);
+            apply(applier, c, ClaimedTargets.claim(c, group, 0), 0, "a[]", 1);
+            apply(applier, c, ClaimedTargets.claim(c, group, 1), 0, "a[]", 2);
+        }
+        assertThat(db.column("SELECT buckets || ' ' || source_partition FROM tributary.current_data"))
+            .as("a log rebuilt with another partition count moves keys; a table's truncate finds them by partition")
+            .containsExactly("[[\"a[]\",\"todos\",\"t1\"]] 1");
+    }
+
     private static void apply(BatchApplier applier, Connection c, ApplyTarget target, long offset, String bucket,
                               int version) throws Exception {
-        BatchBuilder batch = new BatchBuilder(0, 10);
+        BatchBuilder batch = new BatchBuilder(target.partition(), 10);
         batch.addRow(OpPlannerTest.key("t1"), offset,
             List.of(new BucketRow(bucket, "todos", "t1", "{\"v\":" + version + "}")));
         applier.apply(c, target, batch.take());
