@@ -100,8 +100,7 @@ public final class SustainedStreaming {
                 BenchContext.log("S1 warm-up pass %d of %d: %,.0f changes/s; %s", warmUp, settings.passes(),
                     row.rate().orElse(0.0), row.notes());
             }
-            ctx.record(S1, configuration(settings) + ", pass " + settings.passes() + " of " + settings.passes(),
-                pass(ctx, S1, source, watch, settings, written));
+            ctx.record(S1, configuration(settings), pass(ctx, S1, source, watch, settings, written));
             lag(ctx, source, watch, settings, written);
             ctx.keepLog("bench_s", running.stop());
         }
