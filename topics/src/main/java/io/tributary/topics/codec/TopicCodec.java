@@ -1,11 +1,13 @@
 package io.tributary.topics.codec;
 
 import io.tributary.topics.TopicRole;
+import io.tributary.topics.codec.internals.ChangeBatchEnvelope;
 import io.tributary.topics.codec.internals.RowEnvelope;
 import io.tributary.topics.codec.internals.SnapshotBatchEnvelope;
 import io.tributary.topics.codec.internals.ValueDecoders;
 import io.tributary.topics.codec.internals.ValueEncoder;
 import io.tributary.topics.codec.internals.WireTypes;
+import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.ChunkTask;
 import io.tributary.topics.messages.Marker;
@@ -32,10 +34,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * stateless and thread-safe.
  *
  * <p>Values are versioned envelopes: UTF-8 JSON {@code {"v":1,"type":"...",...}} (version
- * {@value #FORMAT_VERSION}) for every message but the rows of {@code rows} and the {@link SnapshotRowBatch}es of
- * {@code snapshot-rows}, which are written in binary envelopes of version {@value #ROW_ENVELOPE_VERSION} (each field
- * read by its length, so a reader never scans a row); the {@code rows} codec reads both versions of a row, the
- * {@code snapshot-rows} codec JSON messages and binary batches, and any other version is rejected. Keys are
+ * {@value #FORMAT_VERSION}) for every message but the rows of {@code rows}, the {@link SnapshotRowBatch}es of
+ * {@code snapshot-rows} and the {@link ChangeEventBatch}es of {@code changes}, which are written in binary envelopes
+ * of version {@value #ROW_ENVELOPE_VERSION} (each field read by its length, so a reader never scans a row); the
+ * {@code rows} codec reads both versions of a row, the {@code snapshot-rows} and {@code changes} codecs JSON messages
+ * and binary batches, and any other version is rejected. Keys are
  * {@link RecordKeys}. Rows and primary keys are carried verbatim. On {@code rows} a {@link ResolvedDelete} is a
  * tombstone: a null value under its row key.
  *
@@ -97,6 +100,9 @@ public final class TopicCodec<M extends TopicMessage> {
         if (message instanceof SnapshotRowBatch batch) {
             return SnapshotBatchEnvelope.encode(batch);
         }
+        if (message instanceof ChangeEventBatch batch) {
+            return ChangeBatchEnvelope.encode(batch);
+        }
         return ValueEncoder.encode(message);
     }
 
@@ -107,6 +113,30 @@ public final class TopicCodec<M extends TopicMessage> {
      */
     public static boolean batchesRowsOf(ChunkTask task) {
         return SnapshotBatchEnvelope.encodable(task.table(), task.chunkId(), task.windowId());
+    }
+
+    /**
+     * The record of a {@link ChangeEventBatch} in {@code partition} of {@code changes} topic {@code topic}, from its
+     * events' own records (each as {@link #recordByKey} wrote it, all in {@code partition}, in order): keyed by the
+     * first, the events' values in the batch envelope. Lets a producer size a batch by its events' encoded values
+     * without encoding them twice.
+     */
+    public static ProducerRecord<byte[], byte[]> changeBatchRecord(String topic, int partition,
+                                                                   List<ProducerRecord<byte[], byte[]>> events) {
+        List<byte[]> values = new ArrayList<>(events.size());
+        for (ProducerRecord<byte[], byte[]> event : events) {
+            if (event.partition() != partition) {
+                throw new IllegalArgumentException("An event of partition " + event.partition()
+                    + " cannot join a change event batch of partition " + partition);
+            }
+            values.add(event.value());
+        }
+        return new ProducerRecord<>(topic, partition, events.get(0).key(), ChangeBatchEnvelope.encode(values));
+    }
+
+    /** The bytes an event whose value has {@code valueLength} bytes adds to a {@link ChangeEventBatch}'s value. */
+    public static int batchedChangeSize(int valueLength) {
+        return ChangeBatchEnvelope.PER_EVENT_OVERHEAD + valueLength;
     }
 
     /** The bytes a row of {@code pk} and {@code row} adds to a {@link SnapshotRowBatch}'s value. */
@@ -129,7 +159,7 @@ public final class TopicCodec<M extends TopicMessage> {
             return ValueEncoder.encode(message);
         }
         if (version == ROW_ENVELOPE_VERSION && (role == TopicRole.ROWS && message instanceof ResolvedRow
-            || message instanceof SnapshotRowBatch)) {
+            || message instanceof SnapshotRowBatch || message instanceof ChangeEventBatch)) {
             return encodeValue(message);
         }
         throw new IllegalArgumentException("No envelope version " + version + " for "
@@ -201,6 +231,9 @@ public final class TopicCodec<M extends TopicMessage> {
         }
         if (role == TopicRole.SNAPSHOT_ROWS && RowEnvelope.isBinary(value)) {
             return messageType.cast(Decoding.guard(position, "", () -> SnapshotBatchEnvelope.decode(value)));
+        }
+        if (role == TopicRole.CHANGES && ChangeBatchEnvelope.isOne(value)) {
+            return messageType.cast(Decoding.guard(position, "", () -> ChangeBatchEnvelope.decode(value)));
         }
         TopicMessage message = Decoding.guard(position, "",
             () -> ValueDecoders.decode(value, valueTypes, role.suffix()));

@@ -5,5 +5,5 @@ package io.tributary.topics.messages;
  * window markers and truncations. Written by ingest only.
  */
 public sealed interface ChangesMessage extends TopicMessage
-    permits ChangeEvent, Barrier, TableWindowMarker, TableTruncate {
+    permits ChangeEvent, ChangeEventBatch, Barrier, TableWindowMarker, TableTruncate {
 }
