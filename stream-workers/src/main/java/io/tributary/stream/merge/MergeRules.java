@@ -2,6 +2,7 @@ package io.tributary.stream.merge;
 
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangeOp;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.ChunkDone;
@@ -68,10 +69,19 @@ public final class MergeRules {
         this(store, MergeObserver.NONE);
     }
 
-    /** Merges the next record of {@code changes}; returns what to append to {@code rows}. */
+    /**
+     * Merges the next record of {@code changes}; returns what to append to {@code rows}. A {@link ChangeEventBatch}
+     * yields exactly what its events would, each in a record of its own, in order.
+     */
     public List<RowsMessage> apply(ChangesMessage input) {
         if (input instanceof ChangeEvent event) {
             return change(event);
+        } else if (input instanceof ChangeEventBatch batch) {
+            List<RowsMessage> out = new ArrayList<>(batch.events().size());
+            for (ChangeEvent event : batch.events()) {
+                out.addAll(change(event));
+            }
+            return out;
         } else if (input instanceof Barrier barrier) {
             return barrier(barrier);
         } else if (input instanceof TableWindowMarker marker) {

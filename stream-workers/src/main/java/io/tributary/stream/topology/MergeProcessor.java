@@ -11,6 +11,8 @@ import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
+import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
@@ -157,9 +159,9 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
     }
 
     /**
-     * The canonical key bytes of the rows of a row-keyed message or a {@link SnapshotRowBatch}, after checking that
-     * each sits in its key's partition (a batch with one misrouted row is dead-lettered whole, before the merge sees
-     * any of it).
+     * The canonical key bytes of the rows of a row-keyed message, a {@link SnapshotRowBatch} or a
+     * {@link ChangeEventBatch}, after checking that each sits in its key's partition (a batch with one misrouted row
+     * is dead-lettered whole, before the merge sees any of it).
      */
     private RowKeyBytes checkPartition(RecordPosition position, TopicMessage message) {
         if (message instanceof RowKeyed rowKeyed) {
@@ -169,6 +171,13 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
             RowKeyBytes keys = RowKeyBytes.sized(batch.rows().size());
             for (SnapshotRow row : batch.rows()) {
                 keys.add(row.pk(), keyBytes(position, row.rowKey()));
+            }
+            return keys;
+        }
+        if (message instanceof ChangeEventBatch batch) {
+            RowKeyBytes keys = RowKeyBytes.sized(batch.events().size());
+            for (ChangeEvent event : batch.events()) {
+                keys.add(event.pk(), keyBytes(position, event.rowKey()));
             }
             return keys;
         }

@@ -11,6 +11,7 @@ import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.ChunkDone;
 import io.tributary.topics.messages.KeyValues;
@@ -185,6 +186,45 @@ class MergeTopologyTest {
         PgSnapshot snapshot = PgSnapshot.of(100, 100, List.of());
         send(SnapshotRowBatch.of(List.of(new SnapshotRow(ITEMS, pk(home), row(home), "w#0", "w", 1, snapshot),
             new SnapshotRow(ITEMS, pk(stray), row(stray), "w#0", "w", 1, snapshot))));
+
+        assertThat(rows.isEmpty()).isTrue();
+        assertThat(DeadLetters.header(deadLetters.readRecord().headers(), DeadLetters.ERROR_MESSAGE).orElseThrow())
+            .contains("belongs in partition");
+    }
+
+    @Test
+    void changeEventBatchBecomesWhatItsEventsWouldEachInOrder() {
+        start(1);
+        ChangeEvent insert = ChangeEvent.insert(ITEMS, pk(1), row(1), Lsn.of(10), 0, 100);
+        ChangeEvent update = ChangeEvent.update(ITEMS, pk(2), row(2), Lsn.of(10), 1, 100);
+        ChangeEvent delete = ChangeEvent.delete(ITEMS, pk(1), Lsn.of(10), 2, 100);
+        send(ChangeEventBatch.of(List.of(insert, update, delete)));
+        send(ChangeEventBatch.of(List.of(insert, ChangeEvent.insert(ITEMS, pk(3), row(3), Lsn.of(30), 0, 101))));
+
+        List<TestRecord<byte[], byte[]>> written = rows.readRecordsToList();
+        assertThat(written).extracting(TestRecord::key).containsExactly(RecordKeys.encode(insert.rowKey()),
+            RecordKeys.encode(update.rowKey()), RecordKeys.encode(delete.rowKey()),
+            RecordKeys.encode(RowKey.of(ITEMS, pk(3))));
+        assertThat(decode(written.get(0))).isEqualTo(ResolvedRow.of(insert));
+        assertThat(decode(written.get(1))).isEqualTo(ResolvedRow.of(update));
+        assertThat(written.get(2).value()).isNull();
+        assertThat(decode(written.get(3)).toString()).contains("[3]");
+    }
+
+    @Test
+    void changeEventBatchWithAnEventOfAnotherPartitionIsDeadLetteredWhole() {
+        int partitions = 4;
+        start(partitions);
+        int home = 0;
+        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(home)), partitions) != 0) {
+            home++;
+        }
+        int stray = 0;
+        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(stray)), partitions) == 0) {
+            stray++;
+        }
+        send(ChangeEventBatch.of(List.of(ChangeEvent.insert(ITEMS, pk(home), row(home), Lsn.of(10), 0, 100),
+            ChangeEvent.insert(ITEMS, pk(stray), row(stray), Lsn.of(10), 1, 100))));
 
         assertThat(rows.isEmpty()).isTrue();
         assertThat(DeadLetters.header(deadLetters.readRecord().headers(), DeadLetters.ERROR_MESSAGE).orElseThrow())
