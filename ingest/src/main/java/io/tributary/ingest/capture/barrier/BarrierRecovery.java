@@ -4,6 +4,7 @@ import io.tributary.topics.codec.MessageFormatException;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
 import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.TableTruncate;
@@ -142,6 +143,9 @@ public final class BarrierRecovery {
     private static Lsn commitLsn(ChangesMessage message) {
         if (message instanceof ChangeEvent change) {
             return change.lsn();
+        }
+        if (message instanceof ChangeEventBatch batch) {
+            return batch.events().get(batch.events().size() - 1).lsn();
         }
         if (message instanceof TableTruncate truncate) {
             return truncate.lsn();
