@@ -70,6 +70,27 @@ class ChangeCaptureIT {
     }
 
     @Test
+    void aTransactionsChangesTravelSeveralToARecordInWalOrderPerPartition(TestServices services) throws Exception {
+        try (IngestFixture f = IngestFixture.create(services)) {
+            f.db.execute("CREATE TABLE items (id int PRIMARY KEY, v int)");
+            f.start(f.config("items"));
+            ChangesTopic changes = f.changes();
+
+            f.transaction("INSERT INTO items SELECT g, 0 FROM generate_series(1, 400) g",
+                "UPDATE items SET v = 1 WHERE id % 2 = 0");
+
+            List<Received> all = changes.awaitUntil(WAIT, received -> changeEvents(received).size() == 600);
+            assertThat(changes.records()).as("records of changes holding 600 change events").isLessThan(100);
+            for (int partition : all.stream().map(Received::partition).distinct().collect(Collectors.toList())) {
+                List<Long> seqs = changeEvents(ChangesTopic.partition(all, partition)).stream()
+                    .map(ChangeEvent::seq).collect(Collectors.toList());
+                assertThat(seqs).as("seq in partition " + partition).isSorted();
+            }
+            assertThat(changeEvents(all)).extracting(ChangeEvent::seq).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
     void interleavedTransactionsCarryTheirCommitLsnsInCommitOrder(TestServices services) throws Exception {
         try (IngestFixture f = IngestFixture.create(services)) {
             f.db.execute("CREATE TABLE items (id int PRIMARY KEY, v text)");

@@ -3,6 +3,9 @@ package io.tributary.ingest.capture;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangeEventBatch;
+import io.tributary.topics.messages.ChangesMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +21,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads every committed record of {@code changes} from the beginning ({@code read_committed}, as every stage reads
- * it), decoded, in partition order. Test support.
+ * it), decoded, in partition order; the events of a {@link ChangeEventBatch} each as a message of their own, at the
+ * batch's offset. Test support.
  */
 final class ChangesTopic implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<Received> received = new ArrayList<>();
+    private long records;
 
     ChangesTopic(Properties kafka, String topic, int partitions) {
         Properties props = new Properties();
@@ -37,11 +42,23 @@ final class ChangesTopic implements AutoCloseable {
         consumer.seekToBeginning(all);
     }
 
+    /** The records read so far (a batch counts once). */
+    long records() {
+        return records;
+    }
+
     /** Polls once and returns everything read so far. */
     List<Received> poll() {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-            received.add(new Received(record.partition(), record.offset(), record.timestamp(),
-                TopicCodec.CHANGES.decode(record)));
+            records++;
+            ChangesMessage message = TopicCodec.CHANGES.decode(record);
+            if (message instanceof ChangeEventBatch batch) {
+                for (ChangeEvent event : batch.events()) {
+                    received.add(new Received(record.partition(), record.offset(), record.timestamp(), event));
+                }
+            } else {
+                received.add(new Received(record.partition(), record.offset(), record.timestamp(), message));
+            }
         }
         return new ArrayList<>(received);
     }

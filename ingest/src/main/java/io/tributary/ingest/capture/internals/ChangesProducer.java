@@ -1,12 +1,17 @@
 package io.tributary.ingest.capture.internals;
 
 import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.RowKey;
 import io.tributary.topics.messages.RowKeyed;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -20,9 +25,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Writes {@code changes} in Kafka transactions: row-keyed messages to their key's partition, markers to every
  * partition, and the source offsets a transaction reaches to {@code ingest-offsets}, through one transactional
- * producer ({@code acks=all}, idempotent). A {@code read_committed} reader sees a transaction's records, in every
- * partition, and its offsets all at once or never: a run that dies, is fenced, or has a record refused part-way
- * through leaves nothing of the open transaction, and the next run resumes from the last committed offsets.
+ * producer ({@code acks=all}, idempotent). Change events travel several to a record ({@link ChangeEventBatch}): the
+ * events of a partition gather until anything else is sent, the transaction commits, or they reach
+ * {@link #BATCH_BYTES}; a partition's lone event, or one larger than that, goes in a record of its own. A
+ * {@code read_committed} reader sees a transaction's records, in every partition, and its offsets all at once or
+ * never: a run that dies, is fenced, or has a record refused part-way through leaves nothing of the open
+ * transaction, and the next run resumes from the last committed offsets.
  *
  * <p>Opening the producer ({@link #open}) fences every earlier producer with the same transactional id (a zombie
  * ingest of the same slot and deployment) and aborts its open transaction; after that, that producer's commits fail.
@@ -30,10 +38,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ChangesProducer implements AutoCloseable {
 
+    /** The most bytes of events one {@link ChangeEventBatch} record gathers. */
+    static final int BATCH_BYTES = 128 * 1024;
+
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
     private final int partitions;
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    /** Change events not yet sent, by partition, each as the record it would be on its own. */
+    private final Map<Integer, PendingEvents> pending = new TreeMap<>();
     private boolean inTransaction;
     private long sent;
 
@@ -87,15 +100,13 @@ final class ChangesProducer implements AutoCloseable {
      */
     void send(ChangesMessage message) {
         requireTransaction();
-        if (message instanceof RowKeyed keyed) {
-            RowKey key = keyed.rowKey();
-            sendInTransaction(TopicCodec.CHANGES.recordByKey(topic, partitions, message), (metadata, error) -> {
-                if (error != null) {
-                    failure.compareAndSet(null, error instanceof RecordTooLargeException
-                        ? new RecordTooLargeException(oversized(key, error), error) : error);
-                }
-            });
+        if (message instanceof ChangeEvent event) {
+            gather(event);
+        } else if (message instanceof RowKeyed keyed) {
+            sendAll();
+            sendRowKeyed(keyed.rowKey(), TopicCodec.CHANGES.recordByKey(topic, partitions, message));
         } else {
+            sendAll();
             for (ProducerRecord<byte[], byte[]> record
                 : TopicCodec.CHANGES.recordsToEveryPartition(topic, partitions, message)) {
                 send(record);
@@ -103,9 +114,56 @@ final class ChangesProducer implements AutoCloseable {
         }
     }
 
+    /** Adds {@code event} to its partition's pending events; sends them once they reach {@link #BATCH_BYTES}. */
+    private void gather(ChangeEvent event) {
+        ProducerRecord<byte[], byte[]> record = TopicCodec.CHANGES.recordByKey(topic, partitions, event);
+        int size = TopicCodec.batchedChangeSize(record.value().length);
+        if (size > BATCH_BYTES) {
+            send(record.partition());
+            sendRowKeyed(event.rowKey(), record);
+            return;
+        }
+        PendingEvents events = pending.computeIfAbsent(record.partition(), p -> new PendingEvents());
+        if (events.bytes + size > BATCH_BYTES) {
+            send(record.partition());
+            events = pending.computeIfAbsent(record.partition(), p -> new PendingEvents());
+        }
+        events.add(event.rowKey(), record, size);
+    }
+
+    /** Sends every partition's pending events, in partition order. */
+    private void sendAll() {
+        while (!pending.isEmpty()) {
+            send(pending.keySet().iterator().next());
+        }
+    }
+
+    /** Sends {@code partition}'s pending events: one alone as its own record, several as a batch. */
+    private void send(int partition) {
+        PendingEvents events = pending.remove(partition);
+        if (events == null) {
+            return;
+        }
+        if (events.records.size() == 1) {
+            sendRowKeyed(events.first, events.records.get(0));
+        } else {
+            sendRowKeyed(events.first, TopicCodec.changeBatchRecord(topic, partition, events.records));
+        }
+    }
+
+    private void sendRowKeyed(RowKey key, ProducerRecord<byte[], byte[]> record) {
+        sendInTransaction(record, (metadata, error) -> {
+            if (error != null) {
+                failure.compareAndSet(null, error instanceof RecordTooLargeException
+                    ? new RecordTooLargeException(oversized(key, error), error) : error);
+            }
+        });
+    }
+
     /** Sends {@code record} as it is (explicit topic and partition) in the open transaction. */
     void send(ProducerRecord<byte[], byte[]> record) {
         requireTransaction();
+        sendAll();
         sendInTransaction(record, (metadata, error) -> {
             if (error != null) {
                 failure.compareAndSet(null, error);
@@ -156,6 +214,7 @@ final class ChangesProducer implements AutoCloseable {
     void commit() {
         requireTransaction();
         try {
+            sendAll();
             producer.flush();
             Exception error = failure.get();
             if (error != null) {
@@ -178,6 +237,7 @@ final class ChangesProducer implements AutoCloseable {
 
     /** Aborts the open transaction, if any: none of its records is ever visible. */
     void abort() {
+        pending.clear();
         if (inTransaction) {
             inTransaction = false;
             producer.abortTransaction();
@@ -185,6 +245,7 @@ final class ChangesProducer implements AutoCloseable {
     }
 
     private void abortQuietly(Exception cause) {
+        pending.clear();
         if (!inTransaction) {
             return;
         }
@@ -213,5 +274,20 @@ final class ChangesProducer implements AutoCloseable {
     /** Closes without waiting for unsent records (they are dropped, as in a crash). */
     void closeNow() {
         producer.close(Duration.ZERO);
+    }
+
+    /** A partition's events not yet sent: their records, the first one's key, their bytes in a batch. */
+    private static final class PendingEvents {
+        private final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        private RowKey first;
+        private int bytes;
+
+        void add(RowKey key, ProducerRecord<byte[], byte[]> record, int size) {
+            if (records.isEmpty()) {
+                first = key;
+            }
+            records.add(record);
+            bytes += size;
+        }
     }
 }
