@@ -103,10 +103,10 @@ final class ChangesProducer implements AutoCloseable {
         if (message instanceof ChangeEvent event) {
             gather(event);
         } else if (message instanceof RowKeyed keyed) {
-            sendAll();
+            sendAllPending();
             sendRowKeyed(keyed.rowKey(), TopicCodec.CHANGES.recordByKey(topic, partitions, message));
         } else {
-            sendAll();
+            sendAllPending();
             for (ProducerRecord<byte[], byte[]> record
                 : TopicCodec.CHANGES.recordsToEveryPartition(topic, partitions, message)) {
                 send(record);
@@ -119,27 +119,27 @@ final class ChangesProducer implements AutoCloseable {
         ProducerRecord<byte[], byte[]> record = TopicCodec.CHANGES.recordByKey(topic, partitions, event);
         int size = TopicCodec.batchedChangeSize(record.value().length);
         if (size > BATCH_BYTES) {
-            send(record.partition());
+            sendPending(record.partition());
             sendRowKeyed(event.rowKey(), record);
             return;
         }
         PendingEvents events = pending.computeIfAbsent(record.partition(), p -> new PendingEvents());
         if (events.bytes + size > BATCH_BYTES) {
-            send(record.partition());
+            sendPending(record.partition());
             events = pending.computeIfAbsent(record.partition(), p -> new PendingEvents());
         }
         events.add(event.rowKey(), record, size);
     }
 
     /** Sends every partition's pending events, in partition order. */
-    private void sendAll() {
+    private void sendAllPending() {
         while (!pending.isEmpty()) {
-            send(pending.keySet().iterator().next());
+            sendPending(pending.keySet().iterator().next());
         }
     }
 
     /** Sends {@code partition}'s pending events: one alone as its own record, several as a batch. */
-    private void send(int partition) {
+    private void sendPending(int partition) {
         PendingEvents events = pending.remove(partition);
         if (events == null) {
             return;
@@ -163,7 +163,7 @@ final class ChangesProducer implements AutoCloseable {
     /** Sends {@code record} as it is (explicit topic and partition) in the open transaction. */
     void send(ProducerRecord<byte[], byte[]> record) {
         requireTransaction();
-        sendAll();
+        sendAllPending();
         sendInTransaction(record, (metadata, error) -> {
             if (error != null) {
                 failure.compareAndSet(null, error);
@@ -214,7 +214,7 @@ final class ChangesProducer implements AutoCloseable {
     void commit() {
         requireTransaction();
         try {
-            sendAll();
+            sendAllPending();
             producer.flush();
             Exception error = failure.get();
             if (error != null) {
