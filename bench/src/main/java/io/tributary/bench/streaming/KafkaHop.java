@@ -4,6 +4,8 @@ import io.tributary.bench.pipeline.BenchContext;
 import io.tributary.bench.pipeline.ResultTable.Row;
 import io.tributary.bench.probe.CpuUse;
 import io.tributary.bench.probe.StageCpu;
+import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChangeEventBatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +64,7 @@ final class KafkaHop {
     private static Row measure(BenchContext ctx, String changesTopic, String compression, String configuration)
         throws Exception {
         List<ConsumerRecord<byte[], byte[]>> records = readAll(ctx.kafka(), changesTopic);
+        long changes = messagesIn(records);
         int partitions = (int) records.stream().mapToInt(ConsumerRecord::partition).max().orElse(0) + 1;
         String hop = "bench_hop_" + UUID.randomUUID();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ctx.kafka()))) {
@@ -88,16 +91,25 @@ final class KafkaHop {
             double seconds = (System.nanoTime() - start) / 1e9;
             CpuUse used = ctx.cpu().total().since(before);
             if (got < records.size()) {
-                return Row.failed(S4, configuration, records.size(), seconds, "TIMEOUT: " + got + " records read");
+                return Row.failed(S4, configuration, changes, seconds, "TIMEOUT: " + got + " records read");
             }
-            return Row.ok(S4, configuration, records.size(), seconds, String.format(Locale.ROOT,
-                "records of %s (%,d bytes of keys and values on average); %s (the producer's network thread counts"
-                    + " with the broker's)", changesTopic, averageBytes(records),
-                StageCpu.note(stages.since(), used.jvmSeconds(), used.jitSeconds(), records.size())))
+            return Row.ok(S4, configuration, changes, seconds, String.format(Locale.ROOT,
+                "%,d records of %s holding %,d messages (%,d bytes of keys and values on average a record); %s (the"
+                    + " producer's network thread counts with the broker's)", records.size(), changesTopic, changes,
+                averageBytes(records), StageCpu.note(stages.since(), used.jvmSeconds(), used.jitSeconds(), changes)))
                 .withCpu(used);
         } finally {
             reader.shutdownNow();
         }
+    }
+
+    /** The messages {@code records} carry: a change event batch counts its events, any other record one. */
+    private static long messagesIn(List<ConsumerRecord<byte[], byte[]>> records) {
+        long messages = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            messages += TopicCodec.CHANGES.decode(r) instanceof ChangeEventBatch batch ? batch.events().size() : 1;
+        }
+        return messages;
     }
 
     private static long averageBytes(List<ConsumerRecord<byte[], byte[]>> records) {
