@@ -175,14 +175,8 @@ class MergeTopologyTest {
     void snapshotRowBatchWithARowOfAnotherPartitionIsDeadLetteredWhole() {
         int partitions = 4;
         start(partitions);
-        int home = 0;
-        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(home)), partitions) != 0) {
-            home++;
-        }
-        int stray = 0;
-        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(stray)), partitions) == 0) {
-            stray++;
-        }
+        int home = firstId(partitions, true);
+        int stray = firstId(partitions, false);
         PgSnapshot snapshot = PgSnapshot.of(100, 100, List.of());
         send(SnapshotRowBatch.of(List.of(new SnapshotRow(ITEMS, pk(home), row(home), "w#0", "w", 1, snapshot),
             new SnapshotRow(ITEMS, pk(stray), row(stray), "w#0", "w", 1, snapshot))));
@@ -215,14 +209,8 @@ class MergeTopologyTest {
     void changeEventBatchWithAnEventOfAnotherPartitionIsDeadLetteredWhole() {
         int partitions = 4;
         start(partitions);
-        int home = 0;
-        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(home)), partitions) != 0) {
-            home++;
-        }
-        int stray = 0;
-        while (Partitioning.partitionFor(RowKey.of(ITEMS, pk(stray)), partitions) == 0) {
-            stray++;
-        }
+        int home = firstId(partitions, true);
+        int stray = firstId(partitions, false);
         send(ChangeEventBatch.of(List.of(ChangeEvent.insert(ITEMS, pk(home), row(home), Lsn.of(10), 0, 100),
             ChangeEvent.insert(ITEMS, pk(stray), row(stray), Lsn.of(10), 1, 100))));
 
@@ -266,6 +254,15 @@ class MergeTopologyTest {
 
     private static RowsMessage decode(TestRecord<byte[], byte[]> record) {
         return TopicCodec.ROWS.decode(RecordPosition.inTopic(NAMES.rows()), record.key(), record.value());
+    }
+
+    /** The first id whose key of {@code ITEMS} hashes to partition 0 ({@code inPartitionZero}) or to another. */
+    private static int firstId(int partitions, boolean inPartitionZero) {
+        int id = 0;
+        while ((Partitioning.partitionFor(RowKey.of(ITEMS, pk(id)), partitions) == 0) != inPartitionZero) {
+            id++;
+        }
+        return id;
     }
 
     private static KeyValues pk(int id) {
