@@ -3,7 +3,6 @@ package io.tributary.ingest.capture;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.topics.codec.TopicCodec;
-import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import java.time.Duration;
@@ -52,12 +51,10 @@ final class ChangesTopic implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
             records++;
             ChangesMessage message = TopicCodec.CHANGES.decode(record);
-            if (message instanceof ChangeEventBatch batch) {
-                for (ChangeEvent event : batch.events()) {
-                    received.add(new Received(record.partition(), record.offset(), record.timestamp(), event));
-                }
-            } else {
-                received.add(new Received(record.partition(), record.offset(), record.timestamp(), message));
+            List<? extends ChangesMessage> messages =
+                message instanceof ChangeEventBatch batch ? batch.events() : List.of(message);
+            for (ChangesMessage each : messages) {
+                received.add(new Received(record.partition(), record.offset(), record.timestamp(), each));
             }
         }
         return new ArrayList<>(received);

@@ -11,7 +11,6 @@ import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.codec.TopicCodec;
 import io.tributary.topics.messages.Barrier;
-import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.RowKey;
@@ -168,20 +167,20 @@ final class MergeProcessor implements Processor<byte[], byte[], byte[], byte[]> 
             return RowKeyBytes.single(keyBytes(position, rowKeyed.rowKey()));
         }
         if (message instanceof SnapshotRowBatch batch) {
-            RowKeyBytes keys = RowKeyBytes.sized(batch.rows().size());
-            for (SnapshotRow row : batch.rows()) {
-                keys.add(row.pk(), keyBytes(position, row.rowKey()));
-            }
-            return keys;
+            return keysOf(position, batch.rows());
         }
         if (message instanceof ChangeEventBatch batch) {
-            RowKeyBytes keys = RowKeyBytes.sized(batch.events().size());
-            for (ChangeEvent event : batch.events()) {
-                keys.add(event.pk(), keyBytes(position, event.rowKey()));
-            }
-            return keys;
+            return keysOf(position, batch.events());
         }
         return RowKeyBytes.NONE;
+    }
+
+    private RowKeyBytes keysOf(RecordPosition position, List<? extends RowKeyed> batch) {
+        RowKeyBytes keys = RowKeyBytes.sized(batch.size());
+        for (RowKeyed row : batch) {
+            keys.add(row.pk(), keyBytes(position, row.rowKey()));
+        }
+        return keys;
     }
 
     private byte[] keyBytes(RecordPosition position, RowKey key) {

@@ -11,9 +11,8 @@ import java.util.Map;
  * The canonical key bytes of the rows of one input record, computed once when its partition is checked and reused
  * for the records the merge emits of them. A record of one row gives its bytes to any row-keyed output (the merge
  * emits only that row of it); a {@link io.tributary.topics.messages.SnapshotRowBatch} or a
- * {@link io.tributary.topics.messages.ChangeEventBatch} gives each row's bytes by
- * the identity of its primary key, as an emitted row carries the very {@link KeyValues} of its input. Not
- * thread-safe; one per record.
+ * {@link io.tributary.topics.messages.ChangeEventBatch} gives each row's bytes by the identity of its primary key, as
+ * an emitted row carries the very {@link KeyValues} of its input. Not thread-safe; one per record.
  */
 final class RowKeyBytes {
 

@@ -38,8 +38,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@code snapshot-rows} and the {@link ChangeEventBatch}es of {@code changes}, which are written in binary envelopes
  * of version {@value #ROW_ENVELOPE_VERSION} (each field read by its length, so a reader never scans a row); the
  * {@code rows} codec reads both versions of a row, the {@code snapshot-rows} and {@code changes} codecs JSON messages
- * and binary batches, and any other version is rejected. Keys are
- * {@link RecordKeys}. Rows and primary keys are carried verbatim. On {@code rows} a {@link ResolvedDelete} is a
+ * and binary batches, and any other version is rejected. Keys are {@link RecordKeys}. Rows and primary keys are
+ * carried verbatim. On {@code rows} a {@link ResolvedDelete} is a
  * tombstone: a null value under its row key.
  *
  * <p>Consumers poll {@code byte[]} and call {@link #decode(ConsumerRecord)}: a record that cannot be decoded

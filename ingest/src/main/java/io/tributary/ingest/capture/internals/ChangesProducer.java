@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,7 +47,7 @@ final class ChangesProducer implements AutoCloseable {
     private final int partitions;
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     /** Change events not yet sent, by partition, each as the record it would be on its own. */
-    private final Map<Integer, PendingEvents> pending = new TreeMap<>();
+    private final NavigableMap<Integer, PendingEvents> pending = new TreeMap<>();
     private boolean inTransaction;
     private long sent;
 
@@ -133,17 +134,22 @@ final class ChangesProducer implements AutoCloseable {
 
     /** Sends every partition's pending events, in partition order. */
     private void sendAllPending() {
-        while (!pending.isEmpty()) {
-            sendPending(pending.keySet().iterator().next());
+        for (Map.Entry<Integer, PendingEvents> next = pending.pollFirstEntry(); next != null;
+             next = pending.pollFirstEntry()) {
+            send(next.getKey(), next.getValue());
         }
     }
 
-    /** Sends {@code partition}'s pending events: one alone as its own record, several as a batch. */
+    /** Sends {@code partition}'s pending events, if any. */
     private void sendPending(int partition) {
         PendingEvents events = pending.remove(partition);
-        if (events == null) {
-            return;
+        if (events != null) {
+            send(partition, events);
         }
+    }
+
+    /** Sends {@code events} of {@code partition}: one alone as its own record, several as a batch. */
+    private void send(int partition, PendingEvents events) {
         if (events.records.size() == 1) {
             sendRowKeyed(events.first, events.records.get(0));
         } else {

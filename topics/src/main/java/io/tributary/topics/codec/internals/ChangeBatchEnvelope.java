@@ -26,7 +26,7 @@ public final class ChangeBatchEnvelope {
     /** The version byte of this envelope. */
     public static final int VERSION = RowEnvelope.VERSION;
     /** Bytes of the envelope beside its events' values. */
-    public static final int HEADER = 6;
+    private static final int HEADER = 6;
     /** Bytes of an event beside its value: its length. */
     public static final int PER_EVENT_OVERHEAD = 4;
 
