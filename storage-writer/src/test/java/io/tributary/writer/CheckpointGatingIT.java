@@ -181,18 +181,21 @@ class CheckpointGatingIT {
         try (WriterHarness h = WriterHarness.create(services, 2, rules);
              StorageWriter writer = h.start(100, 1);
              Connection c = h.db.connect()) {
-            h.db.execute("INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority,"
-                + " started_at) VALUES"
-                + " ('public', 'todos', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT', now() - interval '1 minute'),"
-                + " ('public', 'lists', 'w1', 'SNAPSHOTTING', 'ACTIVE_SNAPSHOT', now() - interval '1 minute')");
+            h.openWindow("todos", "w1");
+            h.openWindow("lists", "w1");
             c.setAutoCommit(false);
             Checkpointer checkpointer = new Checkpointer(h.groupId, 2, SyncRules.parse(rules));
 
             Barrier opened = h.log.barrier();
+            awaitSealed(h, opened.epoch());
+            assertThat(checkpointer.advance(c)).isEmpty(); // held by both windows
+            assertThat(h.storage.checkpoint()).isEmpty();
+
             h.tableReadyEverywhere("todos", "w1", opened.lsn());
             Barrier todosReady = h.log.barrier();
             awaitSealed(h, todosReady.epoch());
             assertThat(checkpointer.advance(c)).isEmpty(); // held by lists; todos passed this epoch
+            assertThat(h.storage.checkpoint()).isEmpty();
 
             h.db.execute("UPDATE tributary.source_tables SET state = 'DONE' WHERE table_name = 'todos'",
                 "INSERT INTO tributary.source_tables (table_schema, table_name, window_id, state, priority)"
