@@ -8,6 +8,7 @@ import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangeOp;
 import io.tributary.topics.messages.TableId;
 import io.tributary.topics.messages.TableTruncate;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -15,7 +16,10 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 
 @RealServices
@@ -87,6 +91,25 @@ class ChangeCaptureIT {
                 assertThat(seqs).as("seq in partition " + partition).isSorted();
             }
             assertThat(changeEvents(all)).extracting(ChangeEvent::seq).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void debeziumsPerEventStreamingMetricsStayOffWhileChangesFlow(TestServices services) throws Exception {
+        try (IngestFixture f = IngestFixture.create(services)) {
+            f.db.execute("CREATE TABLE items (id int PRIMARY KEY, v int)");
+            f.start(f.config("items"));
+            ChangesTopic changes = f.changes();
+            f.db.execute("INSERT INTO items VALUES (0, 0)");
+            changes.awaitUntil(WAIT, received -> changeEvents(received).size() == 1);
+            long seenBefore = streamingEventsSeen();
+
+            f.transaction("INSERT INTO items SELECT g, 0 FROM generate_series(1, 300) g",
+                "UPDATE items SET v = 1 WHERE id > 0");
+
+            changes.awaitUntil(WAIT, received -> changeEvents(received).size() == 601);
+            assertThat(streamingEventsSeen()).as("events Debezium's streaming metrics counted")
+                .isEqualTo(seenBefore);
         }
     }
 
@@ -183,6 +206,15 @@ class ChangeCaptureIT {
                         && r.change().lsn().isBefore(message.lsn()))).isTrue();
             }
         }
+    }
+
+    /** The change events the running engine's streaming metrics have counted (Debezium's own MBean). */
+    private static long streamingEventsSeen() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        Set<ObjectName> names = server.queryNames(
+            new ObjectName("debezium.postgres:type=connector-metrics,context=streaming,*"), null);
+        assertThat(names).as("Debezium's streaming metrics MBeans").hasSize(1);
+        return (Long) server.getAttribute(names.iterator().next(), "TotalNumberOfEventsSeen");
     }
 
     static List<ChangeEvent> changeEvents(List<Received> all) {

@@ -37,7 +37,7 @@ public final class EngineProperties {
     public static Properties of(IngestConfig config) {
         Properties props = new Properties();
         props.setProperty("name", config.engineName());
-        props.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        props.setProperty("connector.class", UnmeteredPostgresConnector.class.getName());
         props.setProperty("tasks.max", "1");
         props.setProperty("offset.storage", IngestOffsetStore.class.getName());
         props.setProperty("offset.storage.topic", config.topics().ingestOffsets());

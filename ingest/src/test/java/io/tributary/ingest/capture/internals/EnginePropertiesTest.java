@@ -41,6 +41,7 @@ class EnginePropertiesTest {
             .containsEntry("slot.name", "tributary").containsEntry("publication.name", "tributary_pub")
             .containsEntry("publication.autocreate.mode", "disabled")
             .containsEntry("database.connection.factory.class", StreamingCatalogConnections.class.getName())
+            .containsEntry("connector.class", UnmeteredPostgresConnector.class.getName())
             .containsEntry("provide.transaction.metadata", "true").containsEntry("skipped.operations", "none")
             .containsEntry("tombstones.on.delete", "false")
             .containsEntry("message.prefix.include.list", "tributary\\.window")
