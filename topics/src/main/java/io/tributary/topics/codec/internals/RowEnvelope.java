@@ -9,11 +9,6 @@ import io.tributary.topics.messages.SourcePosition;
 import io.tributary.topics.messages.StreamPosition;
 import io.tributary.topics.messages.TableId;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -40,7 +35,6 @@ public final class RowEnvelope {
     private static final byte TYPE_ROW = 1;
     private static final byte SOURCE_STREAM = 1;
     private static final byte SOURCE_CHUNK = 2;
-    private static final int MAX_SHORT_TEXT = 0xFFFF;
 
     private RowEnvelope() {
     }
@@ -53,10 +47,10 @@ public final class RowEnvelope {
 
     /** The envelope of {@code row}; the JSON envelope if one of its texts has no UTF-8 form. */
     public static byte[] encode(ResolvedRow row) {
-        Optional<byte[]> schema = utf8(row.table().schema());
-        Optional<byte[]> name = utf8(row.table().name());
-        Optional<byte[]> chunk = row.source() instanceof SnapshotPosition position ? utf8(position.chunkId())
-            : Optional.of(new byte[0]);
+        Optional<byte[]> schema = ShortTexts.utf8(row.table().schema());
+        Optional<byte[]> name = ShortTexts.utf8(row.table().name());
+        Optional<byte[]> chunk = row.source() instanceof SnapshotPosition position
+            ? ShortTexts.utf8(position.chunkId()) : Optional.of(new byte[0]);
         if (schema.isEmpty() || name.isEmpty() || chunk.isEmpty()) {
             return ValueEncoder.encode(row);
         }
@@ -66,15 +60,15 @@ public final class RowEnvelope {
         ByteBuffer out = ByteBuffer.allocate(2 + 2 + schema.get().length + 2 + name.get().length + 4 + pk.length + 1
             + sourceSize + 4 + json.length);
         out.put((byte) VERSION).put(TYPE_ROW);
-        shortText(out, schema.get());
-        shortText(out, name.get());
+        ShortTexts.put(out, schema.get());
+        ShortTexts.put(out, name.get());
         out.putInt(pk.length).put(pk);
         if (row.source() instanceof StreamPosition stream) {
             out.put(SOURCE_STREAM).putLong(stream.lsn().value()).putLong(stream.seq());
         } else {
             SnapshotPosition snapshot = (SnapshotPosition) row.source();
             out.put(SOURCE_CHUNK);
-            shortText(out, chunk.get());
+            ShortTexts.put(out, chunk.get());
             out.putInt(snapshot.attempt());
         }
         out.putInt(json.length).put(json);
@@ -111,32 +105,5 @@ public final class RowEnvelope {
             return new SnapshotPosition(chunk, in.i32("chunk attempt"));
         }
         throw new MalformedInput("unknown source kind " + kind + " (expected 1: stream or 2: chunk)");
-    }
-
-    private static void shortText(ByteBuffer out, byte[] text) {
-        out.putShort((short) text.length).put(text);
-    }
-
-    /** The UTF-8 of {@code text} if it has one and fits a {@code u16} length. */
-    private static Optional<byte[]> utf8(String text) {
-        boolean surrogates = false;
-        for (int i = 0; i < text.length() && !surrogates; i++) {
-            surrogates = Character.isSurrogate(text.charAt(i));
-        }
-        byte[] bytes;
-        if (!surrogates) {
-            bytes = text.getBytes(StandardCharsets.UTF_8);
-        } else {
-            CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-            try {
-                ByteBuffer encoded = encoder.encode(CharBuffer.wrap(text));
-                bytes = new byte[encoded.remaining()];
-                encoded.get(bytes);
-            } catch (CharacterCodingException e) {
-                return Optional.empty();
-            }
-        }
-        return bytes.length > MAX_SHORT_TEXT ? Optional.empty() : Optional.of(bytes);
     }
 }

@@ -7,14 +7,8 @@ import io.tributary.topics.messages.SnapshotRow;
 import io.tributary.topics.messages.SnapshotRowBatch;
 import io.tributary.topics.messages.TableId;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The binary value envelope of a {@link SnapshotRowBatch} on {@code snapshot-rows} (version {@value #VERSION}, the
@@ -39,7 +33,6 @@ public final class SnapshotBatchEnvelope {
     public static final int VERSION = 2;
 
     private static final byte TYPE_SNAPSHOT_ROW_BATCH = 2;
-    private static final int MAX_SHORT_TEXT = 0xFFFF;
     /** Bytes of a row beside its key and row: their two lengths. */
     public static final int PER_ROW_OVERHEAD = 8;
 
@@ -48,8 +41,8 @@ public final class SnapshotBatchEnvelope {
 
     /** Whether a batch of rows of {@code table}, {@code chunkId} and {@code windowId} can be written. */
     public static boolean encodable(TableId table, String chunkId, String windowId) {
-        return utf8(table.schema()).isPresent() && utf8(table.name()).isPresent() && utf8(chunkId).isPresent()
-            && utf8(windowId).isPresent();
+        return ShortTexts.utf8(table.schema()).isPresent() && ShortTexts.utf8(table.name()).isPresent()
+            && ShortTexts.utf8(chunkId).isPresent() && ShortTexts.utf8(windowId).isPresent();
     }
 
     /**
@@ -70,11 +63,11 @@ public final class SnapshotBatchEnvelope {
         }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.put((byte) VERSION).put(TYPE_SNAPSHOT_ROW_BATCH);
-        shortText(out, schema);
-        shortText(out, name);
-        shortText(out, chunk);
+        ShortTexts.put(out, schema);
+        ShortTexts.put(out, name);
+        ShortTexts.put(out, chunk);
         out.putInt(batch.attempt());
-        shortText(out, window);
+        ShortTexts.put(out, window);
         out.putLong(snapshot.xmin()).putLong(snapshot.xmax()).putInt(snapshot.xip().size());
         for (long xid : snapshot.xip()) {
             out.putLong(xid);
@@ -132,36 +125,8 @@ public final class SnapshotBatchEnvelope {
         return PgSnapshot.of(xmin, xmax, xip);
     }
 
-    private static void shortText(ByteBuffer out, byte[] text) {
-        out.putShort((short) text.length).put(text);
-    }
-
     private static byte[] required(String text, String what) {
-        return utf8(text).orElseThrow(() -> new IllegalArgumentException("The " + what + " '" + text
-            + "' has no UTF-8 form of at most " + MAX_SHORT_TEXT + " bytes; send its rows one to a record"));
-    }
-
-    /** The UTF-8 of {@code text} if it has one and fits a {@code u16} length. */
-    private static Optional<byte[]> utf8(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (Character.isSurrogate(text.charAt(i))) {
-                return strictUtf8(text);
-            }
-        }
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        return bytes.length > MAX_SHORT_TEXT ? Optional.empty() : Optional.of(bytes);
-    }
-
-    private static Optional<byte[]> strictUtf8(String text) {
-        CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
-            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-        try {
-            ByteBuffer encoded = encoder.encode(CharBuffer.wrap(text));
-            byte[] bytes = new byte[encoded.remaining()];
-            encoded.get(bytes);
-            return bytes.length > MAX_SHORT_TEXT ? Optional.empty() : Optional.of(bytes);
-        } catch (CharacterCodingException e) {
-            return Optional.empty();
-        }
+        return ShortTexts.utf8(text).orElseThrow(() -> new IllegalArgumentException("The " + what + " '" + text
+            + "' has no UTF-8 form of at most " + ShortTexts.MAX_BYTES + " bytes; send its rows one to a record"));
     }
 }
