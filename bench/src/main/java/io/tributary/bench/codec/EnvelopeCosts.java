@@ -3,6 +3,8 @@ package io.tributary.bench.codec;
 import io.tributary.topics.codec.RecordKeys;
 import io.tributary.topics.codec.RecordPosition;
 import io.tributary.topics.codec.TopicCodec;
+import io.tributary.topics.messages.ChangeEvent;
+import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.ResolvedRow;
@@ -12,6 +14,7 @@ import io.tributary.topics.messages.RowsMessage;
 import io.tributary.topics.messages.SnapshotPosition;
 import io.tributary.topics.messages.StreamPosition;
 import io.tributary.topics.messages.TableId;
+import io.tributary.topics.messages.TopicMessage;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -20,14 +23,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CPU per row of the two value envelopes of a row of {@code rows}, on the thread that runs them (its CPU time, so
- * the rest of the box counts little): encoding (what a stream worker does per row) and decoding (what every
- * storage writer does per row), JSON (version 1) against binary (version 2), on rows of the bench's ~500 B shape
- * (half from the stream, half from snapshot chunks). Rounds alternate the two envelopes; the first round of each
- * warms the JIT and is not printed.
+ * CPU per row of the two value envelopes of a row of {@code rows} and of a change event of {@code changes}, on the
+ * thread that runs them (its CPU time, so the rest of the box counts little): encoding (what a stream worker does per
+ * row, ingest per change) and decoding (what every storage writer does per row, a stream worker per change), JSON
+ * (version 1) against binary (version 2), on rows of the bench's ~500 B shape (of rows, half from the stream, half
+ * from snapshot chunks; the changes are updates of the same rows). Rounds alternate the two envelopes; the first
+ * round of each warms the JIT and is not printed.
  *
  * <p>Usage: {@code java -cp <bench classpath> io.tributary.bench.codec.EnvelopeCosts [rows] [rounds]} (defaults
- * 200,000 and 5); prints one line per envelope, step and round, then the medians.
+ * 200,000 and 5); prints one line per topic, envelope and round, then the medians.
  */
 public final class EnvelopeCosts {
 
@@ -40,13 +44,24 @@ public final class EnvelopeCosts {
     public static void main(String[] args) {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        List<ResolvedRow> messages = new ArrayList<>(rows);
+        List<ResolvedRow> resolved = new ArrayList<>(rows);
+        List<ChangesMessage> changes = new ArrayList<>(rows);
         List<byte[]> keys = new ArrayList<>(rows);
         for (int i = 0; i < rows; i++) {
             ResolvedRow row = row(i);
-            messages.add(row);
+            resolved.add(row);
+            changes.add(ChangeEvent.update(ITEMS, row.pk(), row.row(), Lsn.of(1_000_000L + i), i % 1000,
+                7L + i / 1000));
             keys.add(RecordKeys.encode(RowKey.of(ITEMS, row.pk())));
         }
+        measure("rows", TopicCodec.ROWS, new ArrayList<RowsMessage>(resolved), keys, rounds);
+        measure("changes", TopicCodec.CHANGES, changes, keys, rounds);
+    }
+
+    /** Encodes and decodes {@code messages} on {@code topic} in both envelope versions, rounds alternating. */
+    private static <M extends TopicMessage> void measure(String topic, TopicCodec<M> codec, List<M> messages,
+                                                         List<byte[]> keys, int rounds) {
+        int rows = messages.size();
         int[] versions = {TopicCodec.FORMAT_VERSION, TopicCodec.ROW_ENVELOPE_VERSION};
         double[][] encode = new double[2][rounds];
         double[][] decode = new double[2][rounds];
@@ -55,15 +70,13 @@ public final class EnvelopeCosts {
             for (int v = 0; v < versions.length; v++) {
                 List<byte[]> values = new ArrayList<>(rows);
                 long start = threads.getCurrentThreadCpuTime();
-                for (ResolvedRow message : messages) {
-                    values.add(TopicCodec.ROWS.encodeValue(message, versions[v]));
+                for (M message : messages) {
+                    values.add(codec.encodeValue(message, versions[v]));
                 }
                 long encoded = threads.getCurrentThreadCpuTime();
                 long sink = 0;
                 for (int i = 0; i < rows; i++) {
-                    RowsMessage decoded = TopicCodec.ROWS.decode(RecordPosition.of("rows", 0, i), keys.get(i),
-                        values.get(i));
-                    sink += ((ResolvedRow) decoded).row().unsafeUtf8().length;
+                    sink += codec.decode(RecordPosition.of(topic, 0, i), keys.get(i), values.get(i)) != null ? 1 : 0;
                 }
                 long decodedAt = threads.getCurrentThreadCpuTime();
                 if (sink == 0) {
@@ -72,14 +85,14 @@ public final class EnvelopeCosts {
                 if (round >= 0) {
                     encode[v][round] = (encoded - start) / 1e3 / rows;
                     decode[v][round] = (decodedAt - encoded) / 1e3 / rows;
-                    System.out.printf(Locale.ROOT, "round %d  version %d  encode %.3f us/row  decode %.3f us/row"
-                        + "  (%,d B/row)%n", round + 1, versions[v], encode[v][round], decode[v][round],
+                    System.out.printf(Locale.ROOT, "%s  round %d  version %d  encode %.3f us/row  decode %.3f us/row"
+                        + "  (%,d B/row)%n", topic, round + 1, versions[v], encode[v][round], decode[v][round],
                         values.stream().mapToLong(b -> b.length).sum() / rows);
                 }
             }
         }
         for (int v = 0; v < versions.length; v++) {
-            System.out.printf(Locale.ROOT, "median   version %d  encode %.3f us/row  decode %.3f us/row%n",
+            System.out.printf(Locale.ROOT, "%s  median   version %d  encode %.3f us/row  decode %.3f us/row%n", topic,
                 versions[v], median(encode[v]), median(decode[v]));
         }
     }

@@ -2,11 +2,13 @@ package io.tributary.topics.codec;
 
 import io.tributary.topics.TopicRole;
 import io.tributary.topics.codec.internals.ChangeBatchEnvelope;
+import io.tributary.topics.codec.internals.ChangeEnvelope;
 import io.tributary.topics.codec.internals.RowEnvelope;
 import io.tributary.topics.codec.internals.SnapshotBatchEnvelope;
 import io.tributary.topics.codec.internals.ValueDecoders;
 import io.tributary.topics.codec.internals.ValueEncoder;
 import io.tributary.topics.codec.internals.WireTypes;
+import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangeEventBatch;
 import io.tributary.topics.messages.ChangesMessage;
 import io.tributary.topics.messages.ChunkTask;
@@ -35,11 +37,11 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>Values are versioned envelopes: UTF-8 JSON {@code {"v":1,"type":"...",...}} (version
  * {@value #FORMAT_VERSION}) for every message but the rows of {@code rows}, the {@link SnapshotRowBatch}es of
- * {@code snapshot-rows} and the {@link ChangeEventBatch}es of {@code changes}, which are written in binary envelopes
- * of version {@value #ROW_ENVELOPE_VERSION} (each field read by its length, so a reader never scans a row); the
- * {@code rows} codec reads both versions of a row, the {@code snapshot-rows} and {@code changes} codecs JSON messages
- * and binary batches, and any other version is rejected. Keys are {@link RecordKeys}. Rows and primary keys are
- * carried verbatim. On {@code rows} a {@link ResolvedDelete} is a
+ * {@code snapshot-rows} and the change events and {@link ChangeEventBatch}es of {@code changes}, which are written
+ * in binary envelopes of version {@value #ROW_ENVELOPE_VERSION} (each field read by its length, so a reader never
+ * scans a row); the {@code rows} and {@code changes} codecs read both versions of a row or change event, the
+ * {@code snapshot-rows} codec JSON messages and binary batches, and any other version is rejected. Keys are
+ * {@link RecordKeys}. Rows and primary keys are carried verbatim. On {@code rows} a {@link ResolvedDelete} is a
  * tombstone: a null value under its row key.
  *
  * <p>Consumers poll {@code byte[]} and call {@link #decode(ConsumerRecord)}: a record that cannot be decoded
@@ -96,6 +98,9 @@ public final class TopicCodec<M extends TopicMessage> {
         }
         if (role == TopicRole.ROWS && message instanceof ResolvedRow row) {
             return RowEnvelope.encode(row);
+        }
+        if (role == TopicRole.CHANGES && message instanceof ChangeEvent event) {
+            return ChangeEnvelope.encode(event);
         }
         if (message instanceof SnapshotRowBatch batch) {
             return SnapshotBatchEnvelope.encode(batch);
@@ -159,6 +164,7 @@ public final class TopicCodec<M extends TopicMessage> {
             return ValueEncoder.encode(message);
         }
         if (version == ROW_ENVELOPE_VERSION && (role == TopicRole.ROWS && message instanceof ResolvedRow
+            || role == TopicRole.CHANGES && message instanceof ChangeEvent
             || message instanceof SnapshotRowBatch || message instanceof ChangeEventBatch)) {
             return encodeValue(message);
         }
@@ -232,7 +238,10 @@ public final class TopicCodec<M extends TopicMessage> {
         if (role == TopicRole.SNAPSHOT_ROWS && RowEnvelope.isBinary(value)) {
             return messageType.cast(Decoding.guard(position, "", () -> SnapshotBatchEnvelope.decode(value)));
         }
-        if (role == TopicRole.CHANGES && ChangeBatchEnvelope.isOne(value)) {
+        if (role == TopicRole.CHANGES && ChangeEnvelope.isOne(value)) {
+            return messageType.cast(Decoding.guard(position, "", () -> ChangeEnvelope.decode(value)));
+        }
+        if (role == TopicRole.CHANGES && ChangeBatchEnvelope.isBinary(value)) {
             return messageType.cast(Decoding.guard(position, "", () -> ChangeBatchEnvelope.decode(value)));
         }
         TopicMessage message = Decoding.guard(position, "",

@@ -58,10 +58,10 @@ class ChangesCodecTest {
     }
 
     @Test
-    void changeEventEnvelopeIsCompactVersionedJson() {
-        assertThat(text(CODEC.encodeValue(INSERT))).isEqualTo("{\"v\":1,\"type\":\"change\",\"table\":[\"public\","
-            + "\"orders\"],\"op\":\"insert\",\"pk\":[42],\"row\":{\"id\":42,\"name\":\"Ada\",\"total\":12.50},"
-            + "\"lsn\":\"16/B374D848\",\"seq\":0,\"tx\":4242}");
+    void changeEventJsonEnvelopeIsCompactVersionedJson() {
+        assertThat(text(CODEC.encodeValue(INSERT, TopicCodec.FORMAT_VERSION))).isEqualTo("{\"v\":1,\"type\":\"change\","
+            + "\"table\":[\"public\",\"orders\"],\"op\":\"insert\",\"pk\":[42],"
+            + "\"row\":{\"id\":42,\"name\":\"Ada\",\"total\":12.50},\"lsn\":\"16/B374D848\",\"seq\":0,\"tx\":4242}");
     }
 
     @Test

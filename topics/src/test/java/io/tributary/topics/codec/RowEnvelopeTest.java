@@ -58,7 +58,7 @@ class RowEnvelopeTest {
         assertThat(value).isEqualTo(ValueEncoder.encode(SNAPSHOTTED));
         assertThat(TopicCodec.ROWS.encodeValue(SNAPSHOTTED, TopicCodec.ROW_ENVELOPE_VERSION))
             .isEqualTo(TopicCodec.ROWS.encodeValue(SNAPSHOTTED));
-        assertThatThrownBy(() -> TopicCodec.CHANGES.encodeValue(Samples.INSERT, TopicCodec.ROW_ENVELOPE_VERSION))
+        assertThatThrownBy(() -> TopicCodec.CHANGES.encodeValue(Samples.BARRIER, TopicCodec.ROW_ENVELOPE_VERSION))
             .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -2,7 +2,6 @@ package io.tributary.topics.codec.internals;
 
 import io.tributary.topics.messages.ChangeEvent;
 import io.tributary.topics.messages.ChangeEventBatch;
-import io.tributary.topics.messages.TopicMessage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -10,16 +9,17 @@ import java.util.List;
 
 /**
  * The binary value envelope of a {@link ChangeEventBatch} on {@code changes} (version {@value #VERSION}, the version
- * of the binary row envelope of {@code rows}): each event's own JSON envelope verbatim, read by its length.
+ * of the binary row envelope of {@code rows}): each event's own value envelope verbatim, read by its length.
  * Big-endian:
  *
  * <pre>
  *   u8  version (2)           u8  type (3: change event batch)
- *   u32 count, then count x (u32 length, the event's JSON value envelope)
+ *   u32 count, then count x (u32 length, the event's value envelope: {@link ChangeEnvelope}, or JSON)
  * </pre>
  *
  * <p>Nothing may follow. The first byte tells it from a JSON envelope, which starts with {@code '{'} (or
- * whitespace). Stateless and thread-safe.
+ * whitespace); the second from a {@link ChangeEnvelope}. An event is read in whichever envelope it has (its first
+ * byte tells), so batches written before events had a binary envelope read as they did. Stateless and thread-safe.
  */
 public final class ChangeBatchEnvelope {
 
@@ -36,8 +36,11 @@ public final class ChangeBatchEnvelope {
     private ChangeBatchEnvelope() {
     }
 
-    /** Whether {@code value} claims to be an envelope of this format (its first byte); the rest is read as JSON. */
-    public static boolean isOne(byte[] value) {
+    /**
+     * Whether {@code value} claims to be a binary envelope on {@code changes}, this one or a {@link ChangeEnvelope}
+     * (its first byte); the rest is read as JSON.
+     */
+    public static boolean isBinary(byte[] value) {
         return value.length > 0 && value[0] == VERSION;
     }
 
@@ -45,12 +48,12 @@ public final class ChangeBatchEnvelope {
     public static byte[] encode(ChangeEventBatch batch) {
         List<byte[]> values = new ArrayList<>(batch.events().size());
         for (ChangeEvent event : batch.events()) {
-            values.add(ValueEncoder.encode(event));
+            values.add(ChangeEnvelope.encode(event));
         }
         return encode(values);
     }
 
-    /** The envelope of events whose JSON value envelopes are {@code values}, in order; at least one. */
+    /** The envelope of events whose value envelopes are {@code values}, in order; at least one. */
     public static byte[] encode(List<byte[]> values) {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("A change event batch needs at least one event");
@@ -72,7 +75,7 @@ public final class ChangeBatchEnvelope {
      *
      * @throws MalformedInput if it is not one (another version or type, a length past the end, trailing bytes, an
      *                        event that is not a valid change event)
-     * @throws IOException    if an event's value is not JSON
+     * @throws IOException    if an event's value is neither a {@link ChangeEnvelope} nor JSON
      */
     public static ChangeEventBatch decode(byte[] value) throws IOException {
         BinaryReader in = BinaryReader.afterHeader(value, VERSION, TYPE_CHANGE_EVENT_BATCH,
@@ -83,9 +86,9 @@ public final class ChangeBatchEnvelope {
         }
         List<ChangeEvent> events = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            TopicMessage event = ValueDecoders.decode(in.bytes(in.u32("event length"), "event"), EVENT_TYPES,
-                "a change event batch");
-            events.add((ChangeEvent) event);
+            byte[] event = in.bytes(in.u32("event length"), "event");
+            events.add(ChangeEnvelope.isOne(event) ? ChangeEnvelope.decode(event)
+                : (ChangeEvent) ValueDecoders.decode(event, EVENT_TYPES, "a change event batch"));
         }
         in.finish();
         return new ChangeEventBatch(events);
