@@ -20,27 +20,24 @@ import org.postgresql.PGConnection;
  * <p>Rows of keys that are all new (a replay, a snapshot) are copied in ({@link BinaryCopy}: Postgres inserts them
  * in multi-row batches, logs them per page and sends nothing back) when the caller expects them new; a key that is
  * stored already fails that copy with a unique violation ({@link KeysStoredException}), and the caller applies the
- * transaction again looking keys up: one statement updates the stored rows among the keys and returns their
- * memberships before the update (a streamed update is an index lookup and an update, with no speculative insertion),
- * and the keys it did not find are copied in. A stored row whose memberships and partition the change leaves as they
- * are is not rewritten: most updates keep a row in its buckets, and rewriting it cost the storage server a row
- * version, its WAL and later vacuum for nothing ({@code source_offset} stays the offset of the record that set what
- * the row holds).
+ * transaction again looking keys up: one statement reads the stored rows among the keys (their memberships and
+ * partition), a second updates those whose memberships or partition the change moves, if any, and the keys the read
+ * did not find are copied in (a streamed update is one index lookup, with no speculative insertion). A stored row
+ * whose memberships and partition the change leaves as they are is not rewritten: most updates keep a row in its
+ * buckets, and rewriting it cost the storage server a row version, its WAL and later vacuum for nothing
+ * ({@code source_offset} stays the offset of the record that set what the row holds).
  *
  * <p>Stateless apart from the group id.
  */
 final class CurrentData {
 
-    /**
-     * Updates the stored rows among the keys whose memberships or partition differ and returns the memberships of
-     * every stored key before (one snapshot for both).
-     */
-    private static final String UPDATE_STORED = "WITH before AS (SELECT source_key, buckets"
-        + " FROM tributary.current_data WHERE group_id = ? AND source_key = ANY(?::bytea[])),"
-        + " updated AS (UPDATE tributary.current_data c SET buckets = u.b, source_partition = u.p, source_offset = u.o"
-        + " FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[]) AS u(k, b, p, o)"
-        + " WHERE c.group_id = ? AND c.source_key = u.k AND (c.buckets <> u.b OR c.source_partition <> u.p))"
-        + " SELECT source_key, buckets FROM before";
+    /** The memberships and partition of every stored key among the keys. */
+    private static final String READ_STORED = "SELECT source_key, buckets, source_partition FROM tributary.current_data"
+        + " WHERE group_id = ? AND source_key = ANY(?::bytea[])";
+    /** Updates the stored rows of the keys whose memberships or partition differ. */
+    private static final String UPDATE_CHANGED = "UPDATE tributary.current_data c SET buckets = u.b,"
+        + " source_partition = u.p, source_offset = u.o FROM unnest(?::bytea[], ?::text[], ?::int[], ?::bigint[])"
+        + " AS u(k, b, p, o) WHERE c.group_id = ? AND c.source_key = u.k";
     private static final String DELETE_GONE = "DELETE FROM tributary.current_data"
         + " WHERE group_id = ? AND source_key = ANY(?::bytea[]) RETURNING source_key, buckets";
     private static final String DELETE_TABLE = "DELETE FROM tributary.current_data"
@@ -133,24 +130,39 @@ final class CurrentData {
 
     /**
      * Updates the stored rows among the keys of {@code rows} that change; returns the memberships every stored one
-     * held before, by key (a key absent from the answer is not stored).
+     * held before, by key (a key absent from the answer is not stored). One read of every key, then one update of
+     * those whose memberships or partition differ, if any (most updates keep a row in its buckets): each key is
+     * looked up once, and only the changed ones are sent again.
      */
     private Map<SourceKey, List<Membership>> updateStored(Connection connection, List<RowChange> rows,
                                                           Map<SourceKey, Integer> partitionOf) throws SQLException {
         Map<SourceKey, List<Membership>> stored = new HashMap<>();
-        Array keys = keys(connection, rows);
-        try (PreparedStatement update = connection.prepareStatement(UPDATE_STORED)) {
-            update.setLong(1, groupId);
-            update.setArray(2, keys);
-            update.setArray(3, keys);
-            update.setArray(4, memberships(connection, rows));
-            update.setArray(5, partitions(connection, rows, partitionOf));
-            update.setArray(6, offsets(connection, rows));
-            update.setLong(7, groupId);
-            try (ResultSet rs = update.executeQuery()) {
+        Map<SourceKey, RowChange> byKey = new HashMap<>();
+        rows.forEach(row -> byKey.put(row.key(), row));
+        List<RowChange> changed = new ArrayList<>();
+        try (PreparedStatement read = connection.prepareStatement(READ_STORED)) {
+            read.setLong(1, groupId);
+            read.setArray(2, keys(connection, rows));
+            try (ResultSet rs = read.executeQuery()) {
                 while (rs.next()) {
-                    stored.put(SourceKey.ofOwned(rs.getBytes(1)), Memberships.decode(rs.getString(2)));
+                    SourceKey key = SourceKey.ofOwned(rs.getBytes(1));
+                    String buckets = rs.getString(2);
+                    stored.put(key, Memberships.decode(buckets));
+                    RowChange row = byKey.get(key);
+                    if (!row.memberships().equals(buckets) || rs.getInt(3) != partitionOf.get(key)) {
+                        changed.add(row);
+                    }
                 }
+            }
+        }
+        if (!changed.isEmpty()) {
+            try (PreparedStatement update = connection.prepareStatement(UPDATE_CHANGED)) {
+                update.setArray(1, keys(connection, changed));
+                update.setArray(2, memberships(connection, changed));
+                update.setArray(3, partitions(connection, changed, partitionOf));
+                update.setArray(4, offsets(connection, changed));
+                update.setLong(5, groupId);
+                update.executeUpdate();
             }
         }
         return stored;
