@@ -76,6 +76,12 @@ class ChangeEventBatchCodecTest {
     }
 
     @Test
+    void aBatchInsideABatchIsMalformed() {
+        byte[] inner = CODEC.encodeValue(ChangeEventBatch.of(List.of(FIRST)));
+        assertMalformed(envelope(inner)).hasMessageContaining("4: change event");
+    }
+
+    @Test
     void truncatedAndTrailingBytesAreMalformed() {
         byte[] value = CODEC.encodeValue(ChangeEventBatch.of(List.of(FIRST, SECOND)));
         assertMalformed(Arrays.copyOf(value, value.length - 3));

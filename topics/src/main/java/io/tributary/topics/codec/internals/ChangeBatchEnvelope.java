@@ -18,8 +18,9 @@ import java.util.List;
  * </pre>
  *
  * <p>Nothing may follow. The first byte tells it from a JSON envelope, which starts with {@code '{'} (or
- * whitespace); the second from a {@link ChangeEnvelope}. An event is read in whichever envelope it has (its first
- * byte tells), so batches written before events had a binary envelope read as they did. Stateless and thread-safe.
+ * whitespace); the second from a {@link ChangeEnvelope}. An event is read in whichever envelope it has, a
+ * {@link ChangeEnvelope} or JSON (its first byte tells), so batches written before events had a binary envelope read
+ * as they did. Stateless and thread-safe.
  */
 public final class ChangeBatchEnvelope {
 
@@ -87,7 +88,7 @@ public final class ChangeBatchEnvelope {
         List<ChangeEvent> events = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             byte[] event = in.bytes(in.u32("event length"), "event");
-            events.add(ChangeEnvelope.isOne(event) ? ChangeEnvelope.decode(event)
+            events.add(isBinary(event) ? ChangeEnvelope.decode(event)
                 : (ChangeEvent) ValueDecoders.decode(event, EVENT_TYPES, "a change event batch"));
         }
         in.finish();
