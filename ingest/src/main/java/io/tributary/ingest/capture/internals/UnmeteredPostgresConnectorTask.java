@@ -32,6 +32,8 @@ public final class UnmeteredPostgresConnectorTask extends PostgresConnectorTask 
     private static final String DISPATCHER_FIELD = "eventDispatcher";
     private static final Optional<Field> DISPATCHER = dispatcherField();
 
+    private boolean unreachable;
+
     /** Whether this Debezium version lets the task replace its streaming metrics (see the class documentation). */
     static boolean unmetered() {
         return DISPATCHER.isPresent();
@@ -46,13 +48,15 @@ public final class UnmeteredPostgresConnectorTask extends PostgresConnectorTask 
     /** Gives the dispatcher the no-op listener: every poll, as the coordinator sets its own when streaming starts. */
     private void silenceMetrics() {
         ChangeEventSourceCoordinator<?, ?> running = coordinator;
-        if (running == null || DISPATCHER.isEmpty()) {
+        if (running == null || DISPATCHER.isEmpty() || unreachable) {
             return;
         }
         try {
             ((EventDispatcher<?, ?>) DISPATCHER.get().get(running)).setEventListener(DataChangeEventListener.NO_OP());
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("The event dispatcher of Debezium's coordinator is not accessible", e);
+        } catch (IllegalAccessException | RuntimeException e) {
+            unreachable = true;
+            LOG.warn("Debezium's event dispatcher cannot be reached ({}): its per-event streaming metrics stay on",
+                e.toString());
         }
     }
 
