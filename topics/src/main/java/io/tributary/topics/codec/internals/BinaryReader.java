@@ -1,5 +1,6 @@
 package io.tributary.topics.codec.internals;
 
+import io.tributary.topics.messages.TableId;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -87,6 +88,11 @@ final class BinaryReader {
         byte[] value = Arrays.copyOfRange(input, at, at + length);
         at += length;
         return value;
+    }
+
+    /** A table: its schema and its name, each a UTF-8 text behind a {@code u16} length. */
+    TableId table() {
+        return new TableId(text(u16("schema length"), "schema"), text(u16("table name length"), "table name"));
     }
 
     /** The next {@code length} bytes as UTF-8 text. */

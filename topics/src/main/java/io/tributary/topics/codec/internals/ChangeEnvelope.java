@@ -85,8 +85,7 @@ public final class ChangeEnvelope {
         BinaryReader in = BinaryReader.afterHeader(value, VERSION, TYPE_CHANGE_EVENT,
             TYPE_CHANGE_EVENT + ": change event on changes");
         try {
-            TableId table = new TableId(in.text(in.u16("schema length"), "schema"),
-                in.text(in.u16("table name length"), "table name"));
+            TableId table = in.table();
             int op = in.u8("operation");
             if (op < 1 || op > OPS.length) {
                 throw new MalformedInput("unknown operation " + op + " (expected 1: insert, 2: update or 3: delete)");

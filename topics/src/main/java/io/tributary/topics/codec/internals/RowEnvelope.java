@@ -84,8 +84,7 @@ public final class RowEnvelope {
     public static ResolvedRow decode(byte[] value) {
         BinaryReader in = BinaryReader.afterHeader(value, VERSION, TYPE_ROW, TYPE_ROW + ": row");
         try {
-            TableId table = new TableId(in.text(in.u16("schema length"), "schema"),
-                in.text(in.u16("table name length"), "table name"));
+            TableId table = in.table();
             KeyValues pk = KeyValues.ofUtf8(in.bytes(in.u32("pk length"), "pk"));
             SourcePosition source = source(in);
             RowJson row = RowJson.ofUtf8(in.bytes(in.u32("row length"), "row"));

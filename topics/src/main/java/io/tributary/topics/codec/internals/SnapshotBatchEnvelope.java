@@ -91,8 +91,7 @@ public final class SnapshotBatchEnvelope {
         BinaryReader in = BinaryReader.afterHeader(value, VERSION, TYPE_SNAPSHOT_ROW_BATCH,
             TYPE_SNAPSHOT_ROW_BATCH + ": snapshot row batch on snapshot-rows");
         try {
-            TableId table = new TableId(in.text(in.u16("schema length"), "schema"),
-                in.text(in.u16("table name length"), "table name"));
+            TableId table = in.table();
             String chunk = in.text(in.u16("chunk id length"), "chunk id");
             int attempt = in.i32("attempt");
             String window = in.text(in.u16("window id length"), "window id");
