@@ -7,6 +7,7 @@ import io.tributary.topics.messages.Lsn;
 import io.tributary.topics.messages.RowJson;
 import io.tributary.topics.messages.TableId;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,7 +35,8 @@ public final class ChangeEnvelope {
     /** The type byte of this envelope. */
     static final byte TYPE_CHANGE_EVENT = 4;
 
-    private static final ChangeOp[] OPS = {ChangeOp.INSERT, ChangeOp.UPDATE, ChangeOp.DELETE};
+    /** The operations by code, from 1. */
+    private static final List<ChangeOp> OPS = List.of(ChangeOp.INSERT, ChangeOp.UPDATE, ChangeOp.DELETE);
 
     private ChangeEnvelope() {
     }
@@ -67,12 +69,9 @@ public final class ChangeEnvelope {
         return out.array();
     }
 
+    /** The operation's code: its place in {@link #OPS}, from 1. */
     private static byte opCode(ChangeOp op) {
-        return switch (op) {
-            case INSERT -> 1;
-            case UPDATE -> 2;
-            case DELETE -> 3;
-        };
+        return (byte) (OPS.indexOf(op) + 1);
     }
 
     /**
@@ -87,14 +86,14 @@ public final class ChangeEnvelope {
         try {
             TableId table = in.table();
             int op = in.u8("operation");
-            if (op < 1 || op > OPS.length) {
+            if (op < 1 || op > OPS.size()) {
                 throw new MalformedInput("unknown operation " + op + " (expected 1: insert, 2: update or 3: delete)");
             }
             KeyValues pk = KeyValues.ofUtf8(in.bytes(in.u32("pk length"), "pk"));
             Lsn lsn = Lsn.of(in.i64("commit lsn"));
             long seq = in.i64("seq");
             long txId = in.i64("transaction id");
-            ChangeOp changeOp = OPS[op - 1];
+            ChangeOp changeOp = OPS.get(op - 1);
             Optional<RowJson> row = changeOp == ChangeOp.DELETE ? Optional.empty()
                 : Optional.of(RowJson.ofUtf8(in.bytes(in.u32("row length"), "row")));
             in.finish();
