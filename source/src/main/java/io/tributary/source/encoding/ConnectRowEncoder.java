@@ -142,13 +142,13 @@ public final class ConnectRowEncoder {
                     writers[column].write(value, out);
                 }
             }
-            KeyValues key = KeyValues.of(keyJson(row));
+            KeyValues key = keyValues(row);
             if (unavailable != null) {
                 rowWriter.discard();
                 return EncodedRow.incomplete(key, unavailable);
             }
             out.writeEndObject();
-            return EncodedRow.complete(RowJson.of(rowWriter.take()), key);
+            return EncodedRow.complete(RowJson.ofUtf8(rowWriter.takeUtf8()), key);
         } catch (UnencodableValueException | ArithmeticException | ClassCastException e) {
             rowWriter.discard();
             throw failure(column, e);
@@ -168,13 +168,13 @@ public final class ConnectRowEncoder {
     }
 
     /**
-     * The canonical key values JSON array read from a struct holding at least the key columns: a row struct, the
+     * The canonical key values read from a struct holding at least the key columns: a row struct, the
      * {@code before} of a delete (which under {@code REPLICA IDENTITY DEFAULT} holds only the key), or Debezium's
      * record key. Fields are looked up by name, so any of those schemas will do.
      *
      * @throws EncodingException if a key column is missing, NULL, or has no canonical encoding
      */
-    public String keyJson(Struct struct) {
+    public KeyValues keyValues(Struct struct) {
         int column = keyPositions[0];
         try {
             JsonGenerator out = keyWriter.generator();
@@ -190,7 +190,7 @@ public final class ConnectRowEncoder {
                 writers[position].write(value, out);
             }
             out.writeEndArray();
-            return keyWriter.take();
+            return KeyValues.ofUtf8(keyWriter.takeUtf8());
         } catch (UnencodableValueException | ArithmeticException | ClassCastException e) {
             keyWriter.discard();
             throw failure(column, e);

@@ -117,7 +117,7 @@ class ConnectRowEncoderTest {
     void keyIsReadByNameFromDebeziumsKeyStruct() {
         Schema keySchema = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build();
 
-        String key = ConnectRowEncoder.forTable(SCHEMA, ROW).keyJson(new Struct(keySchema).put("id", -7L));
+        String key = ConnectRowEncoder.forTable(SCHEMA, ROW).keyValues(new Struct(keySchema).put("id", -7L)).json();
 
         assertThat(key).isEqualTo("[-7]");
     }
@@ -127,7 +127,7 @@ class ConnectRowEncoderTest {
         Schema keySchema = SchemaBuilder.struct().field("other", Schema.INT64_SCHEMA).build();
         ConnectRowEncoder encoder = ConnectRowEncoder.forTable(SCHEMA, ROW);
 
-        assertThatThrownBy(() -> encoder.keyJson(new Struct(keySchema).put("other", 1L)))
+        assertThatThrownBy(() -> encoder.keyValues(new Struct(keySchema).put("other", 1L)))
             .isInstanceOf(EncodingException.class).hasMessageContaining("\"id\"");
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 
 /**
  * The one Jackson configuration of canonical row JSON: the limits every stage reads and writes rows with, and the
@@ -41,10 +42,13 @@ public final class CanonicalJsonFactory {
     public static final JsonFactory FACTORY = newFactory();
 
     /**
-     * The factory of arbitrary JSON documents ({@code json}/{@code jsonb} values re-written into a row): field names
-     * are not canonicalized (each document brings its own), and closing a generator leaves its target open.
+     * The factory of the source's row texts and of arbitrary JSON documents ({@code json}/{@code jsonb} values
+     * re-written into a row): field names are not canonicalized (each document brings its own), a character outside
+     * the Basic Multilingual Plane is written as its 4-byte UTF-8 form (not as an escaped surrogate pair, so UTF-8
+     * and text generators write the same row), and closing a generator leaves its target open.
      */
     public static final JsonFactory DOCUMENT_FACTORY = JsonFactory.builder()
+        .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
         .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
         .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
         .streamReadConstraints(READ_LIMITS)

@@ -10,7 +10,6 @@ import io.tributary.source.encoding.ConnectRowEncoder;
 import io.tributary.source.encoding.EncodedRow;
 import io.tributary.source.encoding.RowImage;
 import io.tributary.topics.messages.ChangeOp;
-import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.TableId;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -98,7 +97,7 @@ final class ChangeDecoder {
                 + " NOTHING, or DEFAULT without a primary key)");
         }
         ConnectRowEncoder encoder = encoders.forRow(table, before.schema());
-        return new PendingChange.Row(table, ChangeOp.DELETE, KeyValues.of(encoder.keyJson(before)),
+        return new PendingChange.Row(table, ChangeOp.DELETE, encoder.keyValues(before),
             Optional.empty());
     }
 

@@ -3,12 +3,15 @@ package io.tributary.source.encoding.internals;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * A canonical JSON generator writing into a reusable in-memory buffer: write one value, take its text, write the
- * next. Not thread-safe: one per encoder, one encoder per thread.
+ * A canonical JSON generator writing UTF-8 into a reusable in-memory buffer: write one value, take its bytes (or
+ * text), write the next. The bytes are what the messages carry, so taking them skips a text-to-UTF-8 pass. Not
+ * thread-safe: one per encoder, one encoder per thread.
  */
 public final class JsonTextWriter {
 
@@ -34,12 +37,15 @@ public final class JsonTextWriter {
         return generator;
     }
 
-    /** The text written since the last call (one complete JSON value), and an empty buffer for the next one. */
-    public String take() throws IOException {
+    /** The UTF-8 bytes written since the last take (one complete JSON value), and an empty buffer for the next. */
+    public byte[] takeUtf8() throws IOException {
         generator.flush();
-        String text = buffer.builder.toString();
-        buffer.builder.setLength(0);
-        return text;
+        return buffer.take();
+    }
+
+    /** The text written since the last take (one complete JSON value), and an empty buffer for the next one. */
+    public String take() throws IOException {
+        return new String(takeUtf8(), StandardCharsets.UTF_8);
     }
 
     /** Drops a partly written value (after a failure) and starts afresh. */
@@ -49,27 +55,38 @@ public final class JsonTextWriter {
         } catch (IOException | RuntimeException ignored) {
             // the value is abandoned; the generator is replaced below
         }
-        buffer.builder.setLength(0);
+        buffer.take();
         generator = newGenerator();
     }
 
-    /** A {@link Writer} over a {@link StringBuilder} that keeps its capacity between values. */
-    private static final class Buffer extends Writer {
-        private final StringBuilder builder = new StringBuilder(256);
+    /** A growable byte buffer that keeps its capacity between values. */
+    private static final class Buffer extends OutputStream {
+        private byte[] bytes = new byte[512];
+        private int length;
 
         @Override
-        public void write(char[] chars, int offset, int length) {
-            builder.append(chars, offset, length);
+        public void write(int b) {
+            ensure(1);
+            bytes[length++] = (byte) b;
         }
 
         @Override
-        public void write(String text, int offset, int length) {
-            builder.append(text, offset, offset + length);
+        public void write(byte[] source, int offset, int count) {
+            ensure(count);
+            System.arraycopy(source, offset, bytes, length, count);
+            length += count;
         }
 
-        @Override
-        public void write(int c) {
-            builder.append((char) c);
+        private void ensure(int more) {
+            if (length + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
+        }
+
+        byte[] take() {
+            byte[] value = Arrays.copyOf(bytes, length);
+            length = 0;
+            return value;
         }
 
         @Override
