@@ -4,6 +4,7 @@ import io.tributary.embedded.EmbeddedPostgres;
 import io.tributary.postgres.PgEndpoint;
 import io.tributary.storage.groups.SyncRulesGroups;
 import io.tributary.storage.schema.Migrations;
+import io.tributary.writer.apply.OpIds;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -27,10 +28,11 @@ import org.postgresql.copy.CopyIn;
  * backend that runs it ({@code /proc/<backend pid>/stat}, so nothing else on the box counts): the ops into
  * {@code bucket_data} by text and by binary COPY, {@code current_data} by insert-if-absent from {@code unnest} arrays
  * returning the inserted keys and by binary COPY (through the partitioned table and into the group's partition), and
- * op ids from {@code nextval} per op. Each shape writes
- * {@code rows} rows of the bench's ~500 B shape into a fresh group, in transactions of {@code batch} rows. Two more
- * shapes change {@code current_data} rows that are all stored already (streamed updates): insert-if-absent, then a
- * select and an update of the keys it did not insert; and one update that returns the rows as they were.
+ * op ids from {@code nextval} per op and as the writer takes them (one {@code nextval} per block of 1,000). Each
+ * shape writes {@code rows} rows of the bench's ~500 B shape into a fresh group, in transactions of {@code batch}
+ * rows. Two more shapes change {@code current_data} rows that are all stored already (streamed updates):
+ * insert-if-absent, then a select and an update of the keys it did not insert; and one update that returns the rows
+ * as they were.
  *
  * <p>Usage: {@code java -cp <bench classpath> io.tributary.bench.storage.StatementCosts [rows] [batch] [rounds]
  * [only]} (defaults 200,000, 5,000, 3, every shape); prints one line per shape and round. With {@code only}, only the
@@ -62,10 +64,11 @@ public final class StatementCosts {
             }
             List<String> names = List.of("bucket_data COPY text", "bucket_data COPY binary",
                 "current_data INSERT unnest ON CONFLICT RETURNING", "current_data COPY binary",
-                "current_data COPY binary into its partition", "op ids: nextval per op");
+                "current_data COPY binary into its partition", "op ids: nextval per op",
+                "op ids: nextval per block of 1,000 (the writer's)");
             List<Shape> shapes = List.of(StatementCosts::opsText, StatementCosts::opsBinary,
                 StatementCosts::currentInsert, StatementCosts::currentBinary, StatementCosts::currentBinaryPartition,
-                StatementCosts::nextvals);
+                StatementCosts::nextvals, StatementCosts::nextvalBlocks);
             for (int round = 0; round < rounds; round++) {
                 for (int i = 0; i < shapes.size(); i++) {
                     if (names.get(i).contains(only)) {
@@ -351,6 +354,10 @@ public final class StatementCosts {
                 }
             }
         }
+    }
+
+    private static void nextvalBlocks(Connection c, long group, int from, int count) throws Exception {
+        OpIds.allocate(c, count);
     }
 
     private static void copy(Connection c, String sql, byte[] bytes) throws SQLException {

@@ -9,12 +9,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The op ids of one apply transaction's writes: one block from {@code tributary.op_id_seq}, in ascending order, a
- * batch's ops before its parameter lookup versions, batch after batch. Stateless.
+ * The op ids of one apply transaction's writes, in ascending order, a batch's ops before its parameter lookup
+ * versions, batch after batch. Each value {@code tributary.op_id_seq} hands out is the first of a block of
+ * {@value #BLOCK} ids (the sequence increments by that much, schema step V71), so a transaction takes one value per
+ * {@value #BLOCK} ids it needs; ids of a block it does not use are never used. Stateless.
  */
-final class OpIds {
+public final class OpIds {
 
-    private static final String ALLOCATE = "SELECT nextval('tributary.op_id_seq') FROM generate_series(1, ?)";
+    /** How many op ids one value of {@code tributary.op_id_seq} stands for: the sequence's increment. */
+    static final int BLOCK = 1000;
+
+    private static final String ALLOCATE = "SELECT nextval('tributary.op_id_seq'), (SELECT seqincrement"
+        + " FROM pg_catalog.pg_sequence WHERE seqrelid = 'tributary.op_id_seq'::regclass) FROM generate_series(1, ?)";
 
     private OpIds() {
     }
@@ -58,21 +64,39 @@ final class OpIds {
         return ids;
     }
 
-    private static long[] allocate(Connection connection, int count) throws SQLException {
-        long[] ids = new long[count];
+    /**
+     * {@code count} new op ids, ascending: the first {@code count} ids of the blocks of {@code ceil(count / BLOCK)}
+     * sequence values.
+     *
+     * @throws IllegalStateException if the sequence does not increment by {@link #BLOCK} (the blocks of two writers
+     *                               could overlap): nothing is allocated for use
+     */
+    public static long[] allocate(Connection connection, int count) throws SQLException {
+        int blocks = (count + BLOCK - 1) / BLOCK;
+        long[] starts = new long[blocks];
         try (PreparedStatement allocate = connection.prepareStatement(ALLOCATE)) {
-            allocate.setInt(1, count);
+            allocate.setInt(1, blocks);
             try (ResultSet rs = allocate.executeQuery()) {
                 int i = 0;
                 while (rs.next()) {
-                    ids[i++] = rs.getLong(1);
+                    if (rs.getLong(2) != BLOCK) {
+                        throw new IllegalStateException("tributary.op_id_seq increments by " + rs.getLong(2)
+                            + ", but op ids are allocated in blocks of " + BLOCK + " (storage schema step V71):"
+                            + " start this release against the storage database so that it migrates it, and do"
+                            + " not alter the sequence by hand");
+                    }
+                    starts[i++] = rs.getLong(1);
                 }
-                if (i != count) {
-                    throw new SQLException("Allocated " + i + " op ids instead of " + count);
+                if (i != blocks) {
+                    throw new SQLException("Allocated " + i + " op id blocks instead of " + blocks);
                 }
             }
         }
-        Arrays.sort(ids);
+        Arrays.sort(starts);
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = starts[i / BLOCK] + i % BLOCK;
+        }
         return ids;
     }
 }

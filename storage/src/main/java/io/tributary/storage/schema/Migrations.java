@@ -35,7 +35,8 @@ public final class Migrations {
         new Migration(20, "row_id_conflicts"),
         new Migration(25, "compaction_state"),
         new Migration(55, "compaction_cursor"),
-        new Migration(70, "compaction_scan"));
+        new Migration(70, "compaction_scan"),
+        new Migration(71, "op_id_blocks"));
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOCK_KEY = 0x7472_6962_7574_6172L; // "tributar"
