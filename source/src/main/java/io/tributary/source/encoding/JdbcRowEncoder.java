@@ -12,6 +12,7 @@ import io.tributary.topics.messages.KeyValues;
 import io.tributary.topics.messages.RowJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -77,11 +78,20 @@ public final class JdbcRowEncoder {
      * @throws EncodingException if a value has no canonical encoding (the message names table and column)
      */
     public EncodedRow encode(ResultSet row) throws SQLException {
-        return EncodedRow.complete(RowJson.of(rowJson(row)), KeyValues.of(keyJson(row)));
+        return EncodedRow.complete(RowJson.ofUtf8(rowUtf8(row)), KeyValues.ofUtf8(keyUtf8(row)));
     }
 
     /** The canonical row JSON of the current row of {@code row}. */
     public String rowJson(ResultSet row) throws SQLException {
+        return new String(rowUtf8(row), StandardCharsets.UTF_8);
+    }
+
+    /** The canonical key values JSON array of the current row of {@code row}. */
+    public String keyJson(ResultSet row) throws SQLException {
+        return new String(keyUtf8(row), StandardCharsets.UTF_8);
+    }
+
+    private byte[] rowUtf8(ResultSet row) throws SQLException {
         int column = 0;
         try {
             JsonGenerator out = rowWriter.generator();
@@ -91,7 +101,7 @@ public final class JdbcRowEncoder {
                 writers[column].write(row, column + 1, out);
             }
             out.writeEndObject();
-            return rowWriter.take();
+            return rowWriter.takeUtf8();
         } catch (UnencodableValueException | ArithmeticException | ClassCastException | NumberFormatException e) {
             rowWriter.discard();
             throw failure(column, e);
@@ -104,8 +114,7 @@ public final class JdbcRowEncoder {
         }
     }
 
-    /** The canonical key values JSON array of the current row of {@code row}. */
-    public String keyJson(ResultSet row) throws SQLException {
+    private byte[] keyUtf8(ResultSet row) throws SQLException {
         int column = keyPositions[0];
         try {
             JsonGenerator out = keyWriter.generator();
@@ -115,7 +124,7 @@ public final class JdbcRowEncoder {
                 writers[position].write(row, position + 1, out);
             }
             out.writeEndArray();
-            return keyWriter.take();
+            return keyWriter.takeUtf8();
         } catch (UnencodableValueException | ArithmeticException | ClassCastException | NumberFormatException e) {
             keyWriter.discard();
             throw failure(column, e);

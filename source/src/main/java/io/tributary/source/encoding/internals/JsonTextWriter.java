@@ -5,13 +5,13 @@ import io.tributary.topics.json.CanonicalJsonFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A canonical JSON generator writing UTF-8 into a reusable in-memory buffer: write one value, take its bytes (or
- * text), write the next. The bytes are what the messages carry, so taking them skips a text-to-UTF-8 pass. Not
- * thread-safe: one per encoder, one encoder per thread.
+ * A canonical JSON generator writing UTF-8 into a reusable in-memory buffer: write one value, take its bytes, write
+ * the next. The bytes are what the messages carry, so taking them skips a text-to-UTF-8 pass. Not thread-safe: one
+ * per encoder, one encoder per thread. Its buffer keeps the capacity of the largest value so far (Jackson's
+ * {@code ByteArrayBuilder} would keep only its last block, and chain blocks again for every value larger than it).
  */
 public final class JsonTextWriter {
 
@@ -43,11 +43,6 @@ public final class JsonTextWriter {
         return buffer.take();
     }
 
-    /** The text written since the last take (one complete JSON value), and an empty buffer for the next one. */
-    public String take() throws IOException {
-        return new String(takeUtf8(), StandardCharsets.UTF_8);
-    }
-
     /** Drops a partly written value (after a failure) and starts afresh. */
     public void discard() {
         try {
@@ -55,7 +50,7 @@ public final class JsonTextWriter {
         } catch (IOException | RuntimeException ignored) {
             // the value is abandoned; the generator is replaced below
         }
-        buffer.take();
+        buffer.reset();
         generator = newGenerator();
     }
 
@@ -85,8 +80,12 @@ public final class JsonTextWriter {
 
         byte[] take() {
             byte[] value = Arrays.copyOf(bytes, length);
-            length = 0;
+            reset();
             return value;
+        }
+
+        void reset() {
+            length = 0;
         }
 
         @Override
