@@ -17,16 +17,19 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
 /**
  * Postgres CPU per row of each statement shape the storage writer could use for a batch of new rows, measured on the
  * backend that runs it ({@code /proc/<backend pid>/stat}, so nothing else on the box counts): the ops into
- * {@code bucket_data} by text and by binary COPY, {@code current_data} by insert-if-absent from {@code unnest} arrays
+ * {@code bucket_data} by text and by binary COPY, in change order (each batch spread over its 1,000 buckets) and in
+ * the order of the key (the writer's), {@code current_data} by insert-if-absent from {@code unnest} arrays
  * returning the inserted keys and by binary COPY (through the partitioned table and into the group's partition), and
  * op ids from {@code nextval} per op and as the writer takes them (one {@code nextval} per block of 1,000). Each
  * shape writes {@code rows} rows of the bench's ~500 B shape into a fresh group, in transactions of {@code batch}
@@ -63,10 +66,12 @@ public final class StatementCosts {
                 Migrations.migrate(c);
             }
             List<String> names = List.of("bucket_data COPY text", "bucket_data COPY binary",
+                "bucket_data COPY binary in key order (the writer's)",
                 "current_data INSERT unnest ON CONFLICT RETURNING", "current_data COPY binary",
                 "current_data COPY binary into its partition", "op ids: nextval per op",
                 "op ids: nextval per block of 1,000 (the writer's)");
             List<Shape> shapes = List.of(StatementCosts::opsText, StatementCosts::opsBinary,
+                StatementCosts::opsBinaryInKeyOrder,
                 StatementCosts::currentInsert, StatementCosts::currentBinary, StatementCosts::currentBinaryPartition,
                 StatementCosts::nextvals, StatementCosts::nextvalBlocks);
             for (int round = 0; round < rounds; round++) {
@@ -207,8 +212,18 @@ public final class StatementCosts {
     }
 
     private static void opsBinary(Connection c, long group, int from, int count) throws Exception {
+        copyOps(c, group, IntStream.range(from, from + count).toArray());
+    }
+
+    private static void opsBinaryInKeyOrder(Connection c, long group, int from, int count) throws Exception {
+        copyOps(c, group, IntStream.range(from, from + count).boxed()
+            .sorted(Comparator.comparing(StatementCosts::bucket).thenComparingInt(i -> i)).mapToInt(i -> i).toArray());
+    }
+
+    /** Copies the ops of rows {@code rows}, in that order. */
+    private static void copyOps(Connection c, long group, int[] rows) throws Exception {
         Binary out = new Binary();
-        for (int i = from; i < from + count; i++) {
+        for (int i : rows) {
             out.tuple(8).int8(group).text(bucket(i)).int8(i + 1).int2(1).text("items").text(Integer.toString(i))
                 .int8(i).text(data(i));
         }

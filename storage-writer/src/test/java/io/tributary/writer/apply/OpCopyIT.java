@@ -57,4 +57,40 @@ class OpCopyIT {
             assertThat(readIds).containsExactlyElementsOf(Arrays.stream(ids).boxed().toList());
         }
     }
+
+    @Test
+    void opsLandInTheOrderOfTheKeyByBucketThenOpId(TestServices services) throws Exception {
+        PostgresDatabase db = services.newDatabase();
+        List<String> buckets = List.of("by_owner[\"u2\"]", "by_owner[\"u1\"]", "global[]");
+        List<BucketOp> ops = new ArrayList<>();
+        long[] ids = new long[300];
+        for (int i = 0; i < ids.length; i++) {
+            ops.add(BucketOp.put(new BucketRow(buckets.get(i % 3), "items", Integer.toString(i), "{\"n\":" + i + "}")));
+            ids[i] = 1000 + i;
+        }
+        try (Connection c = db.connect()) {
+            Migrations.migrate(c);
+            long group = SyncRulesGroups.create(c, "bucket_definitions: {}").id();
+            c.setAutoCommit(false);
+            OpCopy.write(c, group, ops, ids);
+            c.commit();
+
+            List<String> stored = new ArrayList<>();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT bucket, op_id"
+                + " FROM tributary.bucket_data_g" + group + " ORDER BY ctid")) {
+                while (rs.next()) {
+                    stored.add(rs.getString(1) + " " + rs.getLong(2));
+                }
+            }
+            List<String> keyOrder = new ArrayList<>();
+            for (String bucket : buckets.stream().sorted().toList()) {
+                for (int i = 0; i < ids.length; i++) {
+                    if (buckets.get(i % 3).equals(bucket)) {
+                        keyOrder.add(bucket + " " + ids[i]);
+                    }
+                }
+            }
+            assertThat(stored).containsExactlyElementsOf(keyOrder);
+        }
+    }
 }
