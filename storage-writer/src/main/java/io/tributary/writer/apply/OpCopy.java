@@ -11,8 +11,8 @@ import java.util.List;
  * during the group's load phase) with one binary {@code COPY} ({@link BinaryCopy}) in the caller's transaction,
  * in the order of the table's key: by bucket, and by op id within a bucket. A batch's ops come in change order, which
  * spreads consecutive rows over the key's insertion points (one per bucket); in key order Postgres inserts each
- * bucket's ops one after the other into the same leaf of the key, and the heap keeps a bucket's ops of a batch on
- * the same pages, which a read of the bucket then visits once.
+ * bucket's ops one after the other into the same leaf of the key, and the heap keeps a bucket's ops of a batch
+ * together, so a read of the bucket visits fewer pages. Op ids and checksums do not depend on the order.
  * Stateless and thread-safe; the connection is not.
  */
 final class OpCopy {
